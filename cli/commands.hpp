@@ -1,0 +1,12 @@
+// Every `collsim` subcommand: int NAME_command(argc, argv) with argv[0] the
+// subcommand's own name. Each returns the process exit status and throws
+// cli::UsageError for bad input. The table in main.cpp lists them.
+#pragma once
+
+namespace collsim {
+
+int schedule_command(int argc, char** argv);
+int verify_command(int argc, char** argv);
+int bench_command(int argc, char** argv);
+
+}  // namespace collsim

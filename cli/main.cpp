@@ -1,0 +1,26 @@
+// collsim: the one command-line entry point. The table of subcommands drives
+// dispatch, `collsim --help` and the "unknown name" error.
+#include <cstdio>
+#include <exception>
+
+#include "args.hpp"
+#include "commands.hpp"
+
+namespace {
+
+constexpr collsim::cli::Entry kSubcommands[] = {
+    {"schedule", collsim::schedule_command, "print a schedule (circulant, ...) as a table or CSV"},
+    {"verify", collsim::verify_command, "check schedules exhaustively over a range of p, or from a file"},
+    {"bench", collsim::bench_command, "benchmarks of the schedule computations"},
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return collsim::cli::dispatch("collsim", kSubcommands, argc, argv);
+  } catch (const std::exception& e) {  // cli::UsageError, std::invalid_argument, ...
+    std::fprintf(stderr, "collsim: error: %s\n", e.what());
+    return 2;
+  }
+}

@@ -1,0 +1,42 @@
+// All ranks' circulant schedules for one p at once, for the verifier, the
+// all-broadcast/all-reduction algorithms and the benchmark.
+//
+// Batching is what makes this fast: the baseblocks come from the O(p) listing
+// (no per-rank Algorithm 3), and a send-schedule violation (Algorithm 6's
+// fallback to the to-processor's receive schedule) is a table look-up instead
+// of a full O(log p) receive computation. Memory: 2·p·q + p bytes.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "circulant.hpp"
+
+namespace collsim {
+
+struct CirculantTable {
+  int64_t p = 0;
+  int q = 0;
+  std::vector<int8_t> base;  // b_r (q for the root)
+  std::vector<int8_t> recv;  // recvblock[k]_r at r * q + k
+  std::vector<int8_t> send;  // sendblock[k]_r at r * q + k
+
+  int recv_at(int64_t r, int k) const { return recv[static_cast<size_t>(r * q + k)]; }
+  int send_at(int64_t r, int k) const { return send[static_cast<size_t>(r * q + k)]; }
+};
+
+struct CirculantBatchStats {
+  int max_recursive_calls = 0;  // Lemma 5: <= q - 1
+  int64_t rank_of_max_recursion = 0;
+  std::array<int64_t, kMaxRounds + 1> violation_histogram{};  // ranks by violation count
+  int max_violations = 0;  // Theorem 3: <= 4
+  int64_t rank_of_max_violations = 0;
+};
+
+// Receive schedules first (Algorithms 4-5 with the listed baseblocks), then
+// send schedules by Algorithm 6 with violations answered from the table.
+CirculantTable compute_all_ranks(const CirculantSchedule& s, CirculantBatchStats* stats = nullptr);
+
+}  // namespace collsim

@@ -1,0 +1,199 @@
+// Circulant schedules against the paper's Tables 1-3 (typed in from seed 003,
+// not produced by this code), the O(p) listing against Algorithm 3, the batch
+// against the per-rank computation, and 64-bit safety near p = 2^31 - 1.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "circulant.hpp"
+#include "circulant_table.hpp"
+#include "run_cli.hpp"
+
+namespace collsim {
+namespace {
+
+struct PaperTable {
+  int64_t p;
+  std::vector<int> b;
+  std::vector<std::vector<int>> recv, send;  // [k][r]
+};
+
+// Table 1, p = 17.
+const PaperTable kTable1{
+    17,
+    {5, 0, 1, 2, 0, 3, 0, 1, 2, 4, 0, 1, 2, 0, 3, 0, 1},
+    {{-4, 0, -5, -4, -3, -5, -2, -5, -4, -3, -1, -5, -4, -3, -5, -2, -5},
+     {-5, -4, 1, -5, -4, -3, -3, -2, -5, -4, -3, -1, -5, -4, -3, -3, -2},
+     {-2, -2, -2, 2, 0, -4, -4, -3, -2, -2, -4, -3, -1, -1, -4, -4, -3},
+     {-1, -3, -3, -2, -2, 3, 0, 1, 2, -5, -2, -2, -2, -2, -1, -1, -1},
+     {-3, -1, -1, -1, -1, -1, -1, -1, -1, 4, 0, 1, 2, 0, 3, 0, 1}},
+    {{0, -5, -4, -3, -5, -2, -5, -4, -3, -1, -5, -4, -3, -5, -2, -5, -4},
+     {1, -5, -4, -3, -3, -2, -5, -4, -3, -1, -5, -4, -3, -3, -2, -5, -4},
+     {2, 0, -4, -4, -3, -2, -2, -4, -3, -1, -1, -4, -4, -3, -2, -2, -2},
+     {3, 0, 1, 2, -5, -2, -2, -2, -2, -1, -1, -1, -1, -3, -3, -2, -2},
+     {4, 0, 1, 2, 0, 3, 0, 1, -3, -1, -1, -1, -1, -1, -1, -1, -1}}};
+
+// Table 2, p = 9.
+const PaperTable kTable2{9,
+                         {4, 0, 1, 2, 0, 3, 0, 1, 2},
+                         {{-2, 0, -4, -3, -2, -4, -1, -4, -3},
+                          {-3, -2, 1, -4, -3, -2, -2, -1, -4},
+                          {-1, -3, -2, 2, 0, -3, -3, -2, -1},
+                          {-4, -1, -1, -1, -1, 3, 0, 1, 2}},
+                         {{0, -4, -3, -2, -4, -1, -4, -3, -2},
+                          {1, -4, -3, -2, -2, -1, -4, -3, -2},
+                          {2, 0, -3, -3, -2, -1, -1, -3, -2},
+                          {3, 0, 1, 2, -4, -1, -1, -1, -1}}};
+
+// Table 3, p = 18.
+const PaperTable kTable3{
+    18,
+    {5, 0, 1, 2, 0, 3, 0, 1, 2, 4, 0, 1, 2, 0, 3, 0, 1, 2},
+    {{-3, 0, -5, -4, -3, -5, -2, -5, -4, -3, -1, -5, -4, -3, -5, -2, -5, -4},
+     {-4, -3, 1, -5, -4, -3, -3, -2, -5, -4, -3, -1, -5, -4, -3, -3, -2, -5},
+     {-2, -4, -3, 2, 0, -4, -4, -3, -2, -2, -4, -3, -1, -1, -4, -4, -3, -2},
+     {-5, -2, -2, -2, -2, 3, 0, 1, 2, -5, -2, -2, -2, -2, -1, -1, -1, -1},
+     {-1, -1, -1, -1, -1, -1, -1, -1, -1, 4, 0, 1, 2, 0, 3, 0, 1, 2}},
+    {{0, -5, -4, -3, -5, -2, -5, -4, -3, -1, -5, -4, -3, -5, -2, -5, -4, -3},
+     {1, -5, -4, -3, -3, -2, -5, -4, -3, -1, -5, -4, -3, -3, -2, -5, -4, -3},
+     {2, 0, -4, -4, -3, -2, -2, -4, -3, -1, -1, -4, -4, -3, -2, -2, -4, -3},
+     {3, 0, 1, 2, -5, -2, -2, -2, -2, -1, -1, -1, -1, -5, -2, -2, -2, -2},
+     {4, 0, 1, 2, 0, 3, 0, 1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1}}};
+
+void PrintTo(const PaperTable& t, std::ostream* os) { *os << "p=" << t.p; }
+
+class PaperTables : public ::testing::TestWithParam<PaperTable> {};
+
+TEST_P(PaperTables, ReproducedExactly) {
+  const PaperTable& want = GetParam();
+  const CirculantSchedule s(want.p);
+  ASSERT_EQ(static_cast<size_t>(s.q()), want.recv.size());
+  int recv[kMaxRounds], send[kMaxRounds];
+  for (int64_t r = 0; r < want.p; ++r) {
+    EXPECT_EQ(s.baseblock(r), want.b[r]) << "r=" << r;
+    s.recv(r, recv);
+    s.send(r, send);
+    for (int k = 0; k < s.q(); ++k) {
+      EXPECT_EQ(recv[k], want.recv[k][r]) << "recvblock[" << k << "] r=" << r;
+      EXPECT_EQ(send[k], want.send[k][r]) << "sendblock[" << k << "] r=" << r;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Seed003, PaperTables, ::testing::Values(kTable1, kTable2, kTable3),
+                         [](const auto& info) { return "p" + std::to_string(info.param.p); });
+
+TEST(CirculantSkips, HalvingWithRoundingUp) {
+  const CirculantSchedule s(11);  // the paper's listing example
+  EXPECT_EQ(s.q(), 4);
+  std::vector<int64_t> skips;
+  for (int k = 0; k <= s.q(); ++k) skips.push_back(s.skip(k));
+  EXPECT_EQ(skips, (std::vector<int64_t>{1, 2, 3, 6, 11}));
+  EXPECT_EQ(CirculantSchedule(1).q(), 0);
+  EXPECT_EQ(CirculantSchedule(kMaxProcs).q(), 31);
+}
+
+TEST(CirculantSkips, RejectsOutOfRangeP) {
+  EXPECT_THROW(CirculantSchedule(0), std::invalid_argument);
+  EXPECT_THROW(CirculantSchedule(-5), std::invalid_argument);
+  EXPECT_THROW(CirculantSchedule(kMaxProcs + 1), std::invalid_argument);
+}
+
+TEST(CirculantBaseblocks, ListingOfLemma3ProofMatchesAlgorithm3) {
+  const auto listing = all_baseblocks(CirculantSchedule(11));
+  EXPECT_EQ(std::vector<int>(listing.begin(), listing.end()), (std::vector<int>{4, 0, 1, 2, 0, 1, 3, 0, 1, 2, 0}));
+  for (int64_t p = 1; p <= 600; ++p) {
+    const CirculantSchedule s(p);
+    const auto b = all_baseblocks(s);
+    for (int64_t r = 0; r < p; ++r) ASSERT_EQ(b[r], s.baseblock(r)) << "p=" << p << " r=" << r;
+  }
+}
+
+TEST(CirculantBatch, EqualsPerRankComputation) {
+  int recv[kMaxRounds], send[kMaxRounds];
+  for (int64_t p = 1; p <= 300; ++p) {
+    const CirculantSchedule s(p);
+    const CirculantTable t = compute_all_ranks(s);
+    for (int64_t r = 0; r < p; ++r) {
+      s.recv(r, recv);
+      s.send(r, send);
+      for (int k = 0; k < s.q(); ++k) {
+        ASSERT_EQ(t.recv_at(r, k), recv[k]) << "p=" << p << " r=" << r << " k=" << k;
+        ASSERT_EQ(t.send_at(r, k), send[k]) << "p=" << p << " r=" << r << " k=" << k;
+      }
+    }
+  }
+}
+
+// Near p = 2^31 - 1, p + r overflows 32 bits. Sampled ranks must still meet
+// conditions 2 and 3 (checked here directly from the definitions).
+TEST(CirculantLargeP, SampledRanksConsistentNear2To31) {
+  std::mt19937_64 rng(7);
+  for (int64_t p : {kMaxProcs, kMaxProcs - 1, int64_t{1} << 30, (int64_t{1} << 30) + 1}) {
+    const CirculantSchedule s(p);
+    const int q = s.q();
+    std::vector<int64_t> ranks = {0, 1, p - 1, p - 2, p / 2, s.skip(q - 1), s.skip(q - 1) - 1};
+    for (int i = 0; i < 40; ++i) ranks.push_back(static_cast<int64_t>(rng() % static_cast<uint64_t>(p)));
+    int recv[kMaxRounds], send[kMaxRounds], other[kMaxRounds];
+    for (int64_t r : ranks) {
+      s.recv(r, recv);
+      s.send(r, send);
+      std::set<int> blocks(recv, recv + q);
+      EXPECT_EQ(blocks.size(), static_cast<size_t>(q)) << "p=" << p << " r=" << r;
+      EXPECT_EQ(std::count_if(recv, recv + q, [](int v) { return v >= 0; }), r == 0 ? 0 : 1);
+      for (int k = 0; k < q; ++k) {
+        s.recv(s.to(r, k), other);
+        EXPECT_EQ(send[k], other[k]) << "p=" << p << " r=" << r << " k=" << k;
+      }
+    }
+  }
+}
+
+// Renumbering: with root R, real rank r follows virtual rank (r - R) mod p.
+TEST(CirculantCli, RootRenumbersRanks) {
+  const auto root0 = test::run_collsim("schedule circulant --p 13 --format csv");
+  const auto root5 = test::run_collsim("schedule circulant --p 13 --root 5 --format csv");
+  ASSERT_EQ(root0.status, 0);
+  ASSERT_EQ(root5.status, 0);
+  auto rows = [](const std::string& csv) {
+    std::vector<std::string> lines;
+    size_t start = csv.find('\n') + 1;
+    for (size_t end; (end = csv.find('\n', start)) != std::string::npos; start = end + 1)
+      lines.push_back(csv.substr(start, end - start));
+    return lines;
+  };
+  const auto a = rows(root0.out), b = rows(root5.out);
+  const int q = 4;
+  ASSERT_EQ(a.size(), 13u * q);
+  ASSERT_EQ(b.size(), 13u * q);
+  for (int r = 0; r < 13; ++r)
+    for (int k = 0; k < q; ++k) {
+      const std::string va = a[((r - 5 + 13) % 13) * q + k], vb = b[r * q + k];
+      EXPECT_EQ(va.substr(va.find(',')), vb.substr(vb.find(','))) << "r=" << r << " k=" << k;
+    }
+}
+
+// p = 3 worked by hand from the four conditions: skips 1 2; b = 2 0 1; the
+// root sends 0, 1; rank 1 gets block 0 from the root in round 0, rank 2
+// block 1 in round 1; the negative blocks follow from conditions 2-4.
+TEST(CirculantCli, CsvHeaderAndRowOrder) {
+  const auto res = test::run_collsim("schedule circulant --p 3 --format csv");
+  ASSERT_EQ(res.status, 0);
+  EXPECT_EQ(res.out, "rank,k,recvblock,sendblock\n0,0,-1,0\n0,1,-2,1\n1,0,0,-2\n1,1,-1,-2\n2,0,-2,-1\n2,1,1,-1\n");
+}
+
+TEST(CirculantCli, BadInputIsOneLineAndExit2) {
+  for (const char* args : {"schedule circulant --p 0", "schedule circulant --p 2147483648",
+                           "schedule circulant --p 12x", "schedule circulant --p 5 --root 5",
+                           "schedule circulant --p 5 --format xml", "schedule nosuch --p 5", "nosuch"}) {
+    const auto res = test::run_collsim(args, true);
+    EXPECT_EQ(res.status, 2) << args;
+    EXPECT_EQ(std::count(res.out.begin(), res.out.end(), '\n'), 1) << args << ": " << res.out;
+  }
+}
+
+}  // namespace
+}  // namespace collsim

@@ -1,0 +1,162 @@
+// The circulant verifier: passes every p <= 2048, and catches broken
+// schedules (mutation tests) and malformed files (exit 2).
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "circulant_check.hpp"
+#include "run_cli.hpp"
+#include "schedule_csv.hpp"
+
+namespace collsim {
+namespace {
+
+TEST(CirculantVerify, EveryPUpTo2048Passes) {
+  for (int64_t p = 1; p <= 2048; ++p) {
+    CirculantBatchStats stats;
+    const auto failure = verify_circulant_p(p, {}, stats);
+    ASSERT_FALSE(failure) << describe(*failure);
+  }
+}
+
+CirculantTable table(int64_t p) { return compute_all_ranks(CirculantSchedule(p)); }
+
+void swap_recv(CirculantTable& t, int64_t r, int k1, int k2) {
+  std::swap(t.recv[r * t.q + k1], t.recv[r * t.q + k2]);
+}
+
+TEST(CirculantVerifyMutation, SwappedReceiveBlocksAreCaught) {
+  for (int64_t p : {9, 17, 18, 100, 1000}) {
+    const int q = table(p).q;
+    for (int64_t r : {int64_t{1}, p / 2, p - 1})
+      for (int k = 0; k + 1 < q; ++k) {
+        CirculantTable t = table(p);
+        if (t.recv_at(r, k) == t.recv_at(r, k + 1)) continue;
+        swap_recv(t, r, k, k + 1);
+        EXPECT_TRUE(check_table(t, {})) << "p=" << p << " r=" << r << " k=" << k;
+      }
+  }
+}
+
+TEST(CirculantVerifyMutation, ChangedSendBlockIsCaught) {
+  for (int64_t p : {9, 17, 33, 257}) {
+    const CirculantTable good = table(p);
+    for (int64_t r = 0; r < p; r += 3)
+      for (int k = 0; k < good.q; ++k) {
+        CirculantTable t = good;
+        int8_t& v = t.send[r * t.q + k];
+        v = static_cast<int8_t>(v == t.q - 1 ? -t.q : v + 1);
+        const auto c = check_conditions(t);
+        ASSERT_TRUE(c) << "p=" << p << " r=" << r << " k=" << k;
+      }
+  }
+}
+
+// Algorithm 1 with x off by one in the block numbering (the rounds still
+// start at x) must break the data flow for some n of the default list, as
+// `verify` runs it; the true x must pass for every n. (Moving the first round
+// and the numbering together by one gave another valid broadcast in n-1+q
+// rounds for these p, which the verifier rightly accepts.)
+TEST(CirculantVerifyMutation, OffByOneInVirtualRoundsIsCaught) {
+  for (int64_t p : {5, 9, 17, 64, 100, 1000}) {
+    const CirculantTable t = table(p);
+    for (int delta : {-1, +1}) {
+      int caught = 0;
+      for (int64_t n : default_block_counts(t.q)) {
+        BroadcastRun run = algorithm1_run(n, t.q);
+        EXPECT_FALSE(simulate_broadcast(t, run)) << "p=" << p << " n=" << n;
+        run.block_shift += delta;
+        caught += simulate_broadcast(t, run).has_value();
+      }
+      EXPECT_GT(caught, 0) << "p=" << p << " delta=" << delta;
+    }
+  }
+}
+
+std::string csv_of(const CirculantTable& t, int64_t skip_rank = -1) {
+  std::ostringstream os;
+  os << "rank,k,recvblock,sendblock\n";
+  for (int64_t r = 0; r < t.p; ++r)
+    for (int k = 0; k < t.q && r != skip_rank; ++k) {
+      os << r << ',' << k << ',' << t.recv_at(r, k) << ',' << t.send_at(r, k) << '\n';
+    }
+  return os.str();
+}
+
+TEST(CirculantVerifyFile, OwnScheduleRoundTrips) {
+  const auto path = test::write_temp("p100.csv", csv_of(table(100)));
+  const auto res = test::run_collsim("verify circulant --file " + path);
+  EXPECT_EQ(res.status, 0) << res.out;
+  const auto cli = test::run_collsim("schedule circulant --p 37 --format csv");
+  const auto res37 = test::run_collsim("verify circulant --file " + test::write_temp("p37.csv", cli.out));
+  EXPECT_EQ(res37.status, 0) << res37.out;
+}
+
+TEST(CirculantVerifyFile, WrongScheduleNamesConditionRankAndK) {
+  CirculantTable t = table(17);
+  swap_recv(t, 8, 3, 4);
+  const auto res = test::run_collsim("verify circulant --file " + test::write_temp("bad17.csv", csv_of(t)));
+  EXPECT_EQ(res.status, 1);
+  EXPECT_NE(res.out.find("FAIL p=17 rank="), std::string::npos) << res.out;
+  EXPECT_NE(res.out.find("condition"), std::string::npos) << res.out;
+}
+
+// The last rank of p = 18 dropped: a well-formed p = 17 file (same q), and
+// wrong (Table 3 is not Table 1).
+TEST(CirculantVerifyFile, MissingLastRankIsWrongSchedule) {
+  const auto res = test::run_collsim("verify circulant --file " + test::write_temp("miss.csv", csv_of(table(18), 17)));
+  EXPECT_EQ(res.status, 1) << res.out;
+}
+
+struct Malformed {
+  const char* name;
+  std::string text;
+};
+
+void PrintTo(const Malformed& m, std::ostream* os) { *os << m.name; }
+
+class CirculantMalformed : public ::testing::TestWithParam<Malformed> {};
+
+TEST_P(CirculantMalformed, Exit2WithOneLine) {
+  const auto path = test::write_temp(std::string(GetParam().name) + ".csv", GetParam().text);
+  const auto res = test::run_collsim("verify circulant --file " + path, true);
+  EXPECT_EQ(res.status, 2) << res.out;
+  EXPECT_EQ(std::count(res.out.begin(), res.out.end(), '\n'), 1) << res.out;
+  EXPECT_NE(res.out.find("malformed"), std::string::npos) << res.out;
+}
+
+std::string p3(const std::string& rows) { return "rank,k,recvblock,sendblock\n" + rows; }
+const std::string kGood3 = "0,0,-1,0\n0,1,-2,1\n1,0,0,-2\n1,1,-1,-2\n2,0,-2,-1\n2,1,1,-1\n";
+
+INSTANTIATE_TEST_SUITE_P(
+    Files, CirculantMalformed,
+    ::testing::Values(Malformed{"empty", ""}, Malformed{"bad_header", "rank,k,recv,send\n" + kGood3},
+                      Malformed{"non_integer", p3("0,0,-1,0\n0,1,x,1\n1,0,0,-2\n1,1,-1,-2\n2,0,-2,-1\n2,1,1,-1\n")},
+                      Malformed{"float", p3("0,0,-1,0\n0,1,-2,1.5\n1,0,0,-2\n1,1,-1,-2\n2,0,-2,-1\n2,1,1,-1\n")},
+                      Malformed{"three_fields", p3("0,0,-1\n")},
+                      Malformed{"missing_middle_rank", p3("0,0,-1,0\n0,1,-2,1\n2,0,-2,-1\n2,1,1,-1\n")},
+                      Malformed{"missing_row", p3("0,0,-1,0\n0,1,-2,1\n1,0,0,-2\n2,0,-2,-1\n2,1,1,-1\n")},
+                      Malformed{"duplicate_row", p3(kGood3 + "1,1,-1,-2\n")},
+                      Malformed{"block_too_large", p3("0,0,-1,0\n0,1,-2,2\n1,0,0,-2\n1,1,-1,-2\n2,0,-2,-1\n2,1,1,-1\n")},
+                      Malformed{"block_too_small", p3("0,0,-3,0\n0,1,-2,1\n1,0,0,-2\n1,1,-1,-2\n2,0,-2,-1\n2,1,1,-1\n")},
+                      Malformed{"k_out_of_range", p3(kGood3 + "2,2,0,0\n")},
+                      Malformed{"negative_rank", p3("-1,0,0,0\n" + kGood3)},
+                      Malformed{"huge_rank", p3(kGood3 + "99999999999,0,0,0\n")}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(CirculantVerifyFile, HandWorkedP3IsCorrect) {
+  const auto res = test::run_collsim("verify circulant --file " + test::write_temp("good3.csv", p3(kGood3)));
+  EXPECT_EQ(res.status, 0) << res.out;
+}
+
+TEST(CirculantVerifyCli, RangeSummaryAndBadArguments) {
+  const auto ok = test::run_collsim("verify circulant --p 1:100");
+  EXPECT_EQ(ok.status, 0);
+  EXPECT_NE(ok.out.find("5050 processors checked"), std::string::npos) << ok.out;
+  for (const char* args : {"verify circulant --p 0:5", "verify circulant --p 9:3", "verify circulant",
+                           "verify circulant --p 1:5 --blocks 0", "verify circulant --file /nonexistent.csv"})
+    EXPECT_EQ(test::run_collsim(args).status, 2) << args;
+}
+
+}  // namespace
+}  // namespace collsim

@@ -1,0 +1,65 @@
+// Checks of circulant broadcast schedules (seed 003 §2), independent of how
+// the schedules were computed: they read a CirculantTable only, so the same
+// code checks our computation and a schedule file from elsewhere.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "circulant_table.hpp"
+
+namespace collsim {
+
+// The first thing found wrong: processor count, rank, round index k (-1 where
+// no round applies) and which condition, in words.
+struct Counterexample {
+  int64_t p = 0;
+  int64_t rank = 0;
+  int k = -1;
+  std::string condition;
+  std::string detail;
+};
+std::string describe(const Counterexample& c);
+
+// The four correctness conditions of §2 for every rank, in rank order.
+// The root (r = 0) has no baseblock below q: it must receive exactly
+// {-1, ..., -q} and send block k in round k.
+std::optional<Counterexample> check_conditions(const CirculantTable& t);
+
+// One run of Algorithm 1: n blocks; rounds first_round .. first_round+n-1+q-1;
+// in round i the schedule value v stands for block v - block_shift +
+// q*floor(i/q). Algorithm 1 uses first_round = block_shift = x, the number of
+// leading virtual rounds x = (q - (n-1) mod q) mod q; the two are separate so
+// that tests can break one of them.
+struct BroadcastRun {
+  int64_t n;
+  int first_round;
+  int block_shift;
+};
+BroadcastRun algorithm1_run(int64_t n, int q);
+
+// Data-flow simulation of a run: blocks capped to n-1, negative blocks
+// skipped, no sends to the root. Checks that every sent block is held by its
+// sender before the round, that sender and receiver agree on the block, and
+// that after the n-1+q rounds every rank holds all n blocks.
+std::optional<Counterexample> simulate_broadcast(const CirculantTable& t, const BroadcastRun& run);
+
+// The default block counts of `verify circulant`: 1, 2, q-1, q, q+1, 3q+2
+// (those >= 1, without repeats).
+std::vector<int64_t> default_block_counts(int q);
+
+// The checks that need only the table (also for schedule files): the four
+// conditions, then the data flow for each n in `blocks` (default_block_counts
+// when empty).
+std::optional<Counterexample> check_table(const CirculantTable& t, const std::vector<int64_t>& blocks);
+
+// Everything `verify circulant` checks for one p: computes all ranks'
+// schedules (filling `stats`), compares the O(p) baseblock listing with
+// Algorithm 3, checks Lemma 5 (<= q-1 recursive calls) and Theorem 3 (<= 4
+// violations), then check_table.
+std::optional<Counterexample> verify_circulant_p(int64_t p, const std::vector<int64_t>& blocks,
+                                                 CirculantBatchStats& stats);
+
+}  // namespace collsim

@@ -1,0 +1,23 @@
+// Reading a circulant schedule from the CSV that `collsim schedule circulant
+// --format csv` writes: header `rank,k,recvblock,sendblock`, one row per rank
+// and round. p is the number of ranks in the file; a header with no rows is
+// the p = 1 schedule (q = 0 rounds).
+#pragma once
+
+#include <istream>
+#include <stdexcept>
+#include <string>
+
+#include "circulant_table.hpp"
+
+namespace collsim {
+
+// A file that is not a schedule at all: bad header, non-integers, missing or
+// duplicate rows, values out of range. The message names what and where.
+struct MalformedInput : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+CirculantTable read_circulant_csv(std::istream& in, const std::string& source_name);
+
+}  // namespace collsim
