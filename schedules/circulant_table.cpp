@@ -2,7 +2,7 @@
 
 namespace collsim {
 
-CirculantTable compute_all_ranks(const CirculantSchedule& s, CirculantBatchStats* stats) {
+CirculantTable compute_all_ranks(const CirculantSchedule& s, CirculantBatchStats* stats, SendRule rule) {
   CirculantTable t;
   t.p = s.p();
   t.q = s.q();
@@ -21,6 +21,11 @@ CirculantTable compute_all_ranks(const CirculantSchedule& s, CirculantBatchStats
       st.rank_of_max_recursion = r;
     }
     for (int k = 0; k < t.q; ++k) t.recv[static_cast<size_t>(r * t.q + k)] = static_cast<int8_t>(row[k]);
+  }
+  if (rule == SendRule::lookup) {
+    for (int64_t r = 0; r < t.p; ++r)
+      for (int k = 0; k < t.q; ++k) t.send[static_cast<size_t>(r * t.q + k)] = t.recv[s.to(r, k) * t.q + k];
+    return t;
   }
   auto recv_of = [&t](int64_t rank, int k) { return t.recv_at(rank, k); };
   for (int64_t r = 0; r < t.p; ++r) {

@@ -35,8 +35,17 @@ struct CirculantBatchStats {
   int64_t rank_of_max_violations = 0;
 };
 
+// How the batch fills the send table once all receive schedules are known.
+enum class SendRule {
+  algorithm6,  // Algorithm 6 per rank, violations answered from the table:
+               // an independent computation that the verifier can check
+  lookup,      // sendblock[k]_r = recvblock[k]_{r+skip[k]} (§2.2's definition):
+               // fastest, but conditions 1-2 then hold by construction
+};
+
 // Receive schedules first (Algorithms 4-5 with the listed baseblocks), then
-// send schedules by Algorithm 6 with violations answered from the table.
-CirculantTable compute_all_ranks(const CirculantSchedule& s, CirculantBatchStats* stats = nullptr);
+// the send schedules by `rule`. Violation statistics only with algorithm6.
+CirculantTable compute_all_ranks(const CirculantSchedule& s, CirculantBatchStats* stats = nullptr,
+                                 SendRule rule = SendRule::algorithm6);
 
 }  // namespace collsim

@@ -128,6 +128,16 @@ TEST(CirculantBatch, EqualsPerRankComputation) {
   }
 }
 
+// Algorithm 6 and §2.2's definition sendblock[k]_r = recvblock[k]_t agree.
+TEST(CirculantBatch, Algorithm6SendsEqualReceiveLookup) {
+  for (int64_t p = 1; p <= 1500; ++p) {
+    const CirculantSchedule s(p);
+    ASSERT_EQ(compute_all_ranks(s, nullptr, SendRule::algorithm6).send,
+              compute_all_ranks(s, nullptr, SendRule::lookup).send)
+        << "p=" << p;
+  }
+}
+
 // Near p = 2^31 - 1, p + r overflows 32 bits. Sampled ranks must still meet
 // conditions 2 and 3 (checked here directly from the definitions).
 TEST(CirculantLargeP, SampledRanksConsistentNear2To31) {

@@ -52,13 +52,15 @@ std::optional<Counterexample> check_rank(const CirculantTable& t, const Circulan
                 str(nonnegative) + " non-negative receive blocks");
   // Condition 4: each send block was received earlier in the phase, or is
   // b - q from the previous phase. The root sends block k in round k.
+  // `received` holds bit (v + q) for the blocks of rounds 0..k-1 and b - q.
+  uint64_t received = r == 0 ? 0 : uint64_t{1} << base;
   for (int k = 0; k < q; ++k) {
     const int v = t.send_at(r, k);
-    bool held = r == 0 ? v == k : v == base - q;
-    for (int j = 0; j < k && !held && r != 0; ++j) held = t.recv_at(r, j) == v;
+    const bool held = r == 0 ? v == k : v >= -q && v < q && (received >> (v + q) & 1);
     if (!held)
       return fail(k, "condition 4 (send only what was received before)",
                   "sends " + str(v) + " which is neither b-q nor received in rounds 0.." + str(k - 1));
+    received |= uint64_t{1} << (t.recv_at(r, k) + q);
   }
   return std::nullopt;
 }
@@ -90,11 +92,18 @@ namespace {
 // rank. Independent of the schedule theory: it only records deliveries.
 class Holdings {
  public:
-  Holdings(int64_t p, int64_t n) : words_(static_cast<size_t>((n + 63) / 64)), bits_(words_ * p, 0) {}
+  Holdings(int64_t p, int64_t n) : n_(n), words_(static_cast<size_t>((n + 63) / 64)), bits_(words_ * p, 0) {}
   bool has(int64_t r, int64_t block) const { return bits_[r * words_ + block / 64] >> (block % 64) & 1; }
   void add(int64_t r, int64_t block) { bits_[r * words_ + block / 64] |= uint64_t{1} << (block % 64); }
+  // Smallest block r lacks (n if it holds all n).
+  int64_t first_missing(int64_t r) const {
+    for (size_t w = 0; w < words_; ++w)
+      if (~bits_[r * words_ + w]) return std::min<int64_t>(n_, int64_t(w * 64) + __builtin_ctzll(~bits_[r * words_ + w]));
+    return n_;
+  }
 
  private:
+  int64_t n_;
   size_t words_;
   std::vector<uint64_t> bits_;
 };
@@ -103,38 +112,42 @@ class Holdings {
 
 std::optional<Counterexample> simulate_broadcast(const CirculantTable& t, const BroadcastRun& run) {
   const int q = t.q;
-  const int64_t n = run.n, x = run.first_round;
-  const int64_t p = t.p;
+  const int64_t p = t.p, n = run.n, first = run.first_round, last = run.first_round + n - 1 + q;
   const CirculantSchedule s(p);
   Holdings held(p, n);
   for (int64_t b = 0; b < n; ++b) held.add(0, b);
-  // Block of round i for schedule value v: v - shift + q*floor(i/q);
-  // negative means "no block", beyond n-1 means block n-1.
-  std::vector<int64_t> arriving(static_cast<size_t>(p));
+  std::vector<int64_t> arriving(static_cast<size_t>(p), -1);  // the root never receives
   auto fail = [&](int64_t r, int64_t i, std::string detail) {
     return Counterexample{p, r, static_cast<int>(i % q), "Algorithm 1 data flow (n=" + str(n) + ")",
                           "round " + str(i) + ": " + std::move(detail)};
   };
-  for (int64_t i = x; q > 0 && i < x + n - 1 + q; ++i) {  // p = 1: nothing moves
+  for (int64_t i = first; q > 0 && i < last; ++i) {  // p = 1: nothing moves
     const int k = static_cast<int>(i % q);
+    // Schedule value v means block v - shift + q*floor(i/q); negative: no
+    // block (-1 here); beyond n-1: block n-1.
     const int64_t shift = q * (i / q) - run.block_shift;
-    auto block = [&](int v) { return std::min<int64_t>(v + shift, n - 1); };
-    for (int64_t r = 0; r < p; ++r) {  // r as receiver, f as sender
-      const int64_t f = s.from(r, k);
-      const int64_t want = r == 0 ? -1 : block(t.recv_at(r, k));
-      const int64_t sent = r == 0 ? -1 : block(t.send_at(f, k));
-      if (want != sent && (want >= 0 || sent >= 0))
-        return fail(r, i, "expects block " + str(want) + " from " + str(f) + ", which sends " + str(sent));
-      if (sent >= 0 && !held.has(f, sent))
-        return fail(f, i, "sends block " + str(sent) + " to " + str(r) + " before holding it");
+    auto block = [&](int v) { return v + shift < 0 ? -1 : std::min(v + shift, n - 1); };
+    // Receiver r, sender f = r - skip[k]; sends to the root are suppressed.
+    // A sent block must be held by f before round i: arrivals of this round
+    // are applied only after all ranks are checked.
+    auto moves_ok = [&](int64_t r, int64_t f) {
+      const int64_t want = block(t.recv_at(r, k)), sent = block(t.send_at(f, k));
       arriving[r] = want;
+      return want == sent && (sent < 0 || held.has(f, sent));
+    };
+    for (int64_t r = 1; r < p; ++r) {
+      const int64_t f = s.from(r, k);
+      if (moves_ok(r, f)) continue;
+      const int64_t want = block(t.recv_at(r, k)), sent = block(t.send_at(f, k));
+      if (want != sent)
+        return fail(r, i, "expects block " + str(want) + " from " + str(f) + ", which sends " + str(sent));
+      return fail(f, i, "sends block " + str(sent) + " to " + str(r) + " before holding it");
     }
-    for (int64_t r = 0; r < p; ++r)
+    for (int64_t r = 1; r < p; ++r)
       if (arriving[r] >= 0) held.add(r, arriving[r]);
   }
   for (int64_t r = 0; r < p; ++r)
-    for (int64_t b = 0; b < n; ++b)
-      if (!held.has(r, b)) return fail(r, x + n - 1 + q, "after n-1+q rounds still lacks block " + str(b));
+    if (int64_t b = held.first_missing(r); b < n) return fail(r, last, "after n-1+q rounds still lacks block " + str(b));
   return std::nullopt;
 }
 
