@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include <unistd.h>
+
 namespace collsim::cli {
 
 int64_t parse_int(const std::string& text, const std::string& what, int64_t lo, int64_t hi) {
@@ -97,13 +99,15 @@ void Progress::update(double fraction, const std::string& detail) {
   if (now - start_ < std::chrono::seconds(2) || now - last_ < std::chrono::seconds(2)) return;
   last_ = now;
   printed_ = true;
-  std::fprintf(stderr, "\r%s: %5.1f%% %s, %.0f s elapsed   ", label_.c_str(), 100.0 * fraction, detail.c_str(),
-               elapsed_seconds());
+  // Rewrite one line on a terminal; one line per update in a log file.
+  const bool terminal = isatty(fileno(stderr));
+  std::fprintf(stderr, "%s%s: %5.1f%% %s, %.0f s elapsed%s", terminal ? "\r" : "", label_.c_str(), 100.0 * fraction,
+               detail.c_str(), elapsed_seconds(), terminal ? "   " : "\n");
   std::fflush(stderr);
 }
 
 Progress::~Progress() {
-  if (printed_) std::fputc('\n', stderr);
+  if (printed_ && isatty(fileno(stderr))) std::fputc('\n', stderr);
 }
 
 }  // namespace collsim::cli
