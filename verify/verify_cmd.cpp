@@ -9,6 +9,8 @@ namespace {
 
 constexpr cli::Entry kVerifiers[] = {
     {"circulant", verify_circulant, "circulant broadcast schedules (Traff 2024), over a range of p or from a file"},
+    {"exscan", verify_exscan, "exclusive scan plans (Traff 2025): symbolic execution over intervals, round and ⊕ bounds"},
+    {"scan", verify_scan, "inclusive scan plans (Hillis-Steele): symbolic execution over intervals, round and ⊕ bounds"},
 };
 
 }  // namespace

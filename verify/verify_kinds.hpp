@@ -6,5 +6,7 @@
 namespace collsim {
 
 int verify_circulant(int argc, char** argv);
+int verify_exscan(int argc, char** argv);
+int verify_scan(int argc, char** argv);
 
 }  // namespace collsim
