@@ -8,5 +8,7 @@ namespace collsim {
 int schedule_command(int argc, char** argv);
 int verify_command(int argc, char** argv);
 int bench_command(int argc, char** argv);
+int run_command(int argc, char** argv);
+int compare_command(int argc, char** argv);
 
 }  // namespace collsim

@@ -12,6 +12,8 @@ constexpr collsim::cli::Entry kSubcommands[] = {
     {"schedule", collsim::schedule_command, "print a schedule (circulant, ...) as a table or CSV"},
     {"verify", collsim::verify_command, "check schedules exhaustively over a range of p, or from a file"},
     {"bench", collsim::bench_command, "benchmarks of the schedule computations"},
+    {"run", collsim::run_command, "simulate one collective algorithm with SMPI"},
+    {"compare", collsim::compare_command, "sweep sizes x algorithms (ours and SimGrid's), CSV + plot"},
 };
 
 }  // namespace

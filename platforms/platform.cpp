@@ -1,0 +1,102 @@
+#include "platform.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace collsim::platforms {
+
+namespace {
+
+// 15 significant digits: exact to 1e-15 relative, and 1/1e-9 prints as 1000000000.
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  return buf;
+}
+
+}  // namespace
+
+const std::vector<Platform>& presets() {
+  static const std::vector<Platform> list = {
+      // The default: the round numbers of the issue's acceptance test.
+      {"alphabeta", 5e-6, 1e-9, 1e-9, true, 1024, 1, 0, 0,
+       "textbook α = 5 µs, β = 1 ns/B (1 GB/s), γ = 1 ns/B; a flat full-duplex cluster"},
+      // Seeds 000 and 003: 36 dual-socket nodes, 2 × Intel Xeon Gold 6130F (16 cores each), dual Intel
+      // Omni-Path. The seeds print "100 GigaBytes/s" per rail; Omni-Path is a 100 Gbit/s fabric, so we
+      // read it as 100 Gbit/s = 12.5 GB/s and model one rail per message (β = 0.08 ns/B). α = 1 µs is
+      // Intel's published MPI ping-pong latency class for Omni-Path (not measured by the seeds).
+      // Intra-node: shared-memory transport, α = 0.3 µs, β = 0.1 ns/B (10 GB/s single-copy),
+      // typical OSU latency/bandwidth on Skylake-SP nodes (assumed, not from the seeds).
+      {"omnipath36x32", 1e-6, 0.08e-9, 0.1e-9, true, 36, 32, 0.3e-6, 0.1e-9,
+       "36 x 32 Omni-Path cluster of seeds 000/003 (alpha, beta: published Omni-Path class figures)"},
+      // Seed 003: the VEGA system, 200 of its 768 nodes, each 2 × AMD EPYC 7H12 "Rome" (64 cores, 2.6 GHz).
+      // The seed does not name the interconnect; VEGA's CPU partition uses InfiniBand HDR100 (100 Gbit/s)
+      // per node (IZUM's system description): β = 0.08 ns/B, α = 1.5 µs (HDR-class MPI latency plus
+      // a larger fat tree). Intra-node: α = 0.4 µs, β = 0.15 ns/B (cross-socket shared memory on
+      // Rome is slower than on Skylake; assumed).
+      {"rome200x128", 1.5e-6, 0.08e-9, 0.1e-9, true, 200, 128, 0.4e-6, 0.15e-9,
+       "200 x 128 AMD Rome cluster (VEGA) of seed 003 (alpha, beta: HDR100-class figures, assumed)"},
+  };
+  return list;
+}
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  for (const auto& pf : presets()) names.push_back(pf.name);
+  return names;
+}
+
+const Platform* find_preset(const std::string& name) {
+  for (const auto& pf : presets())
+    if (pf.name == name) return &pf;
+  return nullptr;
+}
+
+void validate(const Platform& pf) {
+  auto nonneg = [](double v, const char* what) {
+    if (!std::isfinite(v) || v < 0) throw std::invalid_argument(std::string(what) + " must be finite and >= 0");
+  };
+  nonneg(pf.alpha, "alpha");
+  nonneg(pf.intra_alpha, "intra-node alpha");
+  // Bandwidth is 1/β: zero β would be an infinitely fast link, which SimGrid cannot express.
+  if (!std::isfinite(pf.beta) || pf.beta <= 0) throw std::invalid_argument("beta must be finite and > 0");
+  if (!std::isfinite(pf.gamma) || pf.gamma <= 0) throw std::invalid_argument("gamma must be finite and > 0");
+  if (pf.cores_per_node > 1 && (!std::isfinite(pf.intra_beta) || pf.intra_beta <= 0))
+    throw std::invalid_argument("intra-node beta must be finite and > 0 when cores-per-node > 1");
+  if (pf.nodes < 1 || pf.nodes > (int64_t{1} << 24)) throw std::invalid_argument("nodes must be in [1, 2^24]");
+  if (pf.cores_per_node < 1 || pf.cores_per_node > 4096)
+    throw std::invalid_argument("cores-per-node must be in [1, 4096]");
+}
+
+std::string platform_xml(const Platform& pf) {
+  validate(pf);
+  std::string xml =
+      "<?xml version='1.0'?>\n"
+      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<!-- collsim platform '" + pf.name + "': alpha=" + num(pf.alpha) + " s, beta=" + num(pf.beta) +
+      " s/B, gamma=" + num(pf.gamma) + " s/B, " + (pf.full_duplex ? "full" : "half") + " duplex, " +
+      std::to_string(pf.nodes) + " x " + std::to_string(pf.cores_per_node) + " -->\n"
+      "<platform version=\"4.1\">\n"
+      // lat = α/2: a route crosses the sender's and the receiver's private link.
+      "  <cluster id=\"collsim\" prefix=\"node-\" suffix=\"\" radical=\"0-" + std::to_string(pf.nodes - 1) +
+      "\" speed=\"" + num(1.0 / pf.gamma) + "f\" core=\"" + std::to_string(pf.cores_per_node) + "\" bw=\"" +
+      num(1.0 / pf.beta) + "Bps\" lat=\"" + num(pf.alpha / 2) + "s\" sharing_policy=\"" +
+      (pf.full_duplex ? "SPLITDUPLEX" : "SHARED") + "\"";
+  if (pf.cores_per_node > 1)
+    xml += " loopback_bw=\"" + num(1.0 / pf.intra_beta) + "Bps\" loopback_lat=\"" + num(pf.intra_alpha) + "s\"";
+  xml += "/>\n</platform>\n";
+  return xml;
+}
+
+std::string hostfile(const Platform& pf, int64_t p) {
+  if (p < 1 || p > pf.nodes * pf.cores_per_node)
+    throw std::invalid_argument("p = " + std::to_string(p) + " does not fit platform '" + pf.name + "' (" +
+                                std::to_string(pf.nodes) + " nodes x " + std::to_string(pf.cores_per_node) +
+                                " cores)");
+  std::string text;
+  for (int64_t rank = 0; rank < p; ++rank) text += "node-" + std::to_string(rank / pf.cores_per_node) + "\n";
+  return text;
+}
+
+}  // namespace collsim::platforms

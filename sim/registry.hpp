@@ -1,0 +1,65 @@
+// The one registry of collective algorithms: a table of rows (name,
+// collective, function, limits, cost model, one-line description) read by the
+// SMPI harness (what to run), by `collsim run/compare` (--algo, --help, error
+// messages, model columns) and by the shared correctness test.
+//
+// Adding an algorithm = one file under algorithms/ (its run and model
+// functions) + one row in registry.cpp (with the two declarations above the
+// table). This header needs no MPI: the functions take a CollArgs, declared
+// in collective.hpp for the MPI side only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace collsim::sim {
+
+// Later issues add reduce, allreduce, reduce_scatter, allgatherv, scan, exscan.
+enum class Collective { bcast };
+const char* collective_name(Collective c);
+// Throws std::invalid_argument listing the known collectives.
+Collective parse_collective(const std::string& name);
+
+// The α-β-γ model of seed 004 §2.1, with SMPI's message envelope: a message of
+// m bytes costs α + (m + envelope)β (SMPI adds 16 bytes no setting removes).
+struct Net {
+  double alpha;     // seconds per message
+  double beta;      // seconds per byte
+  double gamma;     // seconds per byte of ⊕
+  int64_t envelope = 16;
+  double message(int64_t bytes) const { return alpha + static_cast<double>(bytes + envelope) * beta; }
+};
+
+struct CollArgs;  // collective.hpp
+
+// Limits, as bit flags.
+enum Limit : unsigned {
+  kNone = 0,
+  kBlocks = 1u << 0,        // pipelined: takes a block count n (--blocks)
+  kCommutative = 1u << 1,   // needs a commutative ⊕ (reductions; none yet)
+  kSmpiBuiltin = 1u << 2,   // a SimGrid built-in, selected by --cfg=smpi/<collective>:<name>
+};
+
+struct Algorithm {
+  const char* name;  // "circulant", "smpi:ompi", ...
+  Collective collective;
+  void (*run)(const CollArgs& args);
+  unsigned limits;
+  // Predicted seconds for p ranks, `bytes` bytes and n blocks (1 unless
+  // kBlocks); nullptr where no model is claimed (SimGrid's built-ins).
+  double (*model)(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
+  const char* description;
+
+  bool has(Limit l) const { return (limits & l) != 0; }
+  // For built-ins: the name SimGrid knows ("ompi" for "smpi:ompi").
+  std::string builtin_name() const;
+};
+
+const std::vector<Algorithm>& algorithms();
+std::vector<const Algorithm*> algorithms_of(Collective c);
+// Throws std::invalid_argument "unknown <collective> algorithm 'x'; known: ...".
+const Algorithm& find_algorithm(Collective c, const std::string& name);
+std::string known_names(Collective c);  // comma-separated, table order
+
+}  // namespace collsim::sim
