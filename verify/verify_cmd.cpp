@@ -9,6 +9,7 @@ namespace {
 
 constexpr cli::Entry kVerifiers[] = {
     {"circulant", verify_circulant, "circulant broadcast schedules (Traff 2024), over a range of p or from a file"},
+    {"two-tree", verify_two_tree, "two-tree broadcast trees and 0/1 colourings (Sanders/Speck/Traff), range of p or file"},
 };
 
 }  // namespace
