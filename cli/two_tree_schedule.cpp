@@ -51,7 +51,7 @@ int schedule_two_tree(int argc, char** argv) {
   opts.add_options()("p", value<std::string>()->required(), "number of processors, 2 <= p <= 2^31-1")(
       "root", value<std::string>()->default_value("0"), "broadcast root, 0 <= root < p")(
       "coloring", value<std::string>()->default_value("linear"),
-      "linear (Lemma 1 proof, O(p)) or log (per rank; refused where it breaks Lemma 1)")(
+      "linear (Lemma 1 proof, O(p)) or log (per rank, O(log p))")(
       "format", value<std::string>()->default_value("table"), "table or csv");
   cli::po::variables_map vm;
   if (!cli::parse_options(argc, argv, opts, vm,

@@ -71,11 +71,11 @@ class TwoTree {
   // The root of tree 1 or 2 (a child of the broadcast root).
   int64_t tree_root(int tree) const;
 
-  // The per-rank O(1) coloring (appendix, inEdgeColor, solved in closed
-  // form; see two_tree.cpp): colour of the edge parent -> rank in `tree`.
-  // Satisfies Lemma 1 exactly when log_coloring_valid(p).
+  // The per-rank colouring (after the appendix's inEdgeColor, see
+  // two_tree.cpp): colour of the edge parent -> rank in `tree`. Satisfies
+  // Lemma 1 for every p (checked for all p <= 10^5 by `verify two-tree`).
+  // O(log p) per call; the constructor's block table costs O(log^3 p) once.
   int log_color(int tree, int64_t rank) const;
-  static bool log_coloring_valid(int64_t p);
 
   int64_t to_virtual(int64_t rank) const { return (rank - root_ - 1 + 2 * p_) % p_; }
   int64_t to_real(int64_t v) const { return (v + root_ + 1) % p_; }
@@ -83,7 +83,15 @@ class TwoTree {
  private:
   // Tree t's labels are virtual + t, from t to n + t - 1 (n = p - 1).
   int64_t last_label(int tree) const { return p_ - 2 + tree; }
+  // Dyadic blocks of [0, p) by p's binary digits, highest first: block i is
+  // [block_start_[i], block_start_[i+1]). p = 13 = 1101b: [0,8) [8,12) [12,13).
+  int block_of(int64_t label) const;
+  void solve_block_flips();
+
   int64_t p_, root_;
+  int blocks_ = 0;
+  int64_t block_start_[33] = {};
+  uint32_t flip_[2] = {0, 0};  // bit i of flip_[L & 1]: block i's correction
 };
 
 }  // namespace collsim

@@ -26,10 +26,6 @@ TwoTreeTable two_tree_parents(const TwoTree& tt) {
 }
 
 TwoTreeTable two_tree_table(const TwoTree& tt, Coloring coloring) {
-  if (coloring == Coloring::log && !TwoTree::log_coloring_valid(tt.p()))
-    throw std::domain_error("the O(log p) coloring breaks Lemma 1 for p = " + std::to_string(tt.p()) +
-                            " (it holds only where p's highest set bit is at an odd position and consecutive set "
-                            "bits are an odd distance apart); use --coloring linear");
   TwoTreeTable t = two_tree_parents(tt);
   if (coloring == Coloring::linear) {
     linear_coloring(t);
@@ -47,7 +43,10 @@ struct TreeEdge {
   int tree;
   int64_t child;
 };
-using Bipartite = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property, TreeEdge>;
+// Edge list in a vector, not the default std::list: one allocation per edge
+// fewer (B is built once and never shrinks).
+using Bipartite = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property, TreeEdge,
+                                        boost::no_property, boost::vecS>;
 using Vertex = boost::graph_traits<Bipartite>::vertex_descriptor;
 
 }  // namespace

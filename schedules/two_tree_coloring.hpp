@@ -28,9 +28,7 @@ enum class Coloring { linear, log };
 // "linear" / "log"; throws std::invalid_argument for any other name.
 Coloring coloring_from_name(const std::string& name);
 
-// Parents from the per-rank functions; colours from `coloring`. Throws
-// std::domain_error for Coloring::log when !TwoTree::log_coloring_valid(p):
-// the tool never emits a colouring that breaks Lemma 1.
+// Parents from the per-rank functions; colours from `coloring`.
 TwoTreeTable two_tree_table(const TwoTree& tt, Coloring coloring);
 
 // The parents only (colours -1), for the colourings and for mutation tests.

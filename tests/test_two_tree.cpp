@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "two_tree.hpp"
+#include "two_tree_check.hpp"
 #include "two_tree_coloring.hpp"
 
 namespace collsim {
@@ -89,24 +90,62 @@ TEST(TwoTree, LargestP) {
 }
 
 // The appendix's inEdgeColor taken literally as a walk up T1 (colour 1 at
-// T1's root, xor 1 per step, xor [parent > child]) must equal log_color.
-TEST(TwoTree, LogColorIsTheAppendixRecursion) {
-  for (int64_t p : {2, 3, 10, 100, 1001, 4096}) {
+// T1's root, xor 1 per step, xor [parent > child]), T2 in-edge the
+// complement. Documented in two_tree.cpp: it satisfies Lemma 1 exactly when
+// p's highest set bit is at an odd position and consecutive set bits of p are
+// an odd distance apart (p = 2, 3, 8, 9, 12, 14, 15, ...).
+bool odd_bit_pattern(int64_t p) {
+  int previous = -1;
+  for (int bit = 0; bit < 63; ++bit)
+    if (p >> bit & 1) {
+      if (previous >= 0 && (bit - previous) % 2 == 0) return false;
+      previous = bit;
+    }
+  return previous % 2 == 1;
+}
+
+TEST(TwoTree, AppendixRecursionHoldsOnlyForOddBitPatterns) {
+  for (int64_t p = 2; p <= 2048; ++p) {
     const TwoTree tt(p, p - 1);
+    TwoTreeTable t = two_tree_parents(tt);
     for (int64_t r = 0; r + 1 < p; ++r) {
       int c = 1;
       for (int64_t u = r; tt.parent(1, u) != p - 1; u = tt.parent(1, u)) c ^= 1 ^ (tt.parent(1, u) > u);
-      EXPECT_EQ(tt.log_color(1, r), c) << "p=" << p << " r=" << r;
-      EXPECT_EQ(tt.log_color(2, r), 1 - c);
+      t.color[0][r] = static_cast<int8_t>(c);
+      t.color[1][r] = static_cast<int8_t>(1 - c);
     }
+    EXPECT_EQ(!check_lemma1(t), odd_bit_pattern(p)) << "p=" << p;
   }
 }
 
-// Hand-checked values of the predicate (binary of p in comments).
-TEST(TwoTree, LogColoringValidity) {
-  for (int64_t p : {2, 3, 8, 9, 12, 14, 15}) EXPECT_TRUE(TwoTree::log_coloring_valid(p)) << p;  // 10 11 1000 ...
-  for (int64_t p : {4, 5, 6, 7, 10, 11, 13, 16}) EXPECT_FALSE(TwoTree::log_coloring_valid(p)) << p;
-  EXPECT_THROW(two_tree_table(TwoTree(10, 0), Coloring::log), std::domain_error);
+// Lemma 1 at the largest p, checked locally for sampled ranks: the two
+// in-edges of each rank differ, and each rank's out-edges in both trees have
+// distinct colours (the broadcast root's two included).
+TEST(TwoTree, LogColoringAtLargestP) {
+  const int64_t p = (int64_t{1} << 31) - 1;
+  for (int64_t root : {int64_t{0}, p - 1, int64_t{123456789}}) {
+    const TwoTree tt(p, root);
+    auto check_sender = [&](int64_t s) {
+      int seen = 0;
+      for (int tree = 1; tree <= 2; ++tree) {
+        int64_t out[2];
+        for (int i = 0, n = tt.children(tree, s, out); i < n; ++i) {
+          const int bit = 1 << tt.log_color(tree, out[i]);
+          EXPECT_FALSE(seen & bit) << "sender " << s << " child " << out[i];
+          seen |= bit;
+        }
+      }
+      if (s != root) {
+        EXPECT_NE(tt.log_color(1, s), tt.log_color(2, s));
+      }
+    };
+    for (int64_t i = 0; i < 5000; ++i) {
+      check_sender(i);
+      check_sender(p - 1 - i);
+      check_sender((i * 2654435761) % p);
+    }
+    check_sender(root);
+  }
 }
 
 }  // namespace

@@ -164,22 +164,11 @@ std::optional<Counterexample> check_children(const TwoTree& tt, const TwoTreeTab
 
 }  // namespace
 
-std::optional<Counterexample> verify_two_tree_p(int64_t p, int64_t root, Coloring coloring, bool* log_skipped) {
+std::optional<Counterexample> verify_two_tree_p(int64_t p, int64_t root, Coloring coloring) {
   const TwoTree tt(p, root);
-  *log_skipped = coloring == Coloring::log && !TwoTree::log_coloring_valid(p);
-  if (!*log_skipped) {
-    const TwoTreeTable t = two_tree_table(tt, coloring);
-    if (auto c = check_two_tree(t)) return c;
-    return check_children(tt, t);
-  }
-  TwoTreeTable raw = two_tree_parents(tt);
-  for (int tree = 1; tree <= 2; ++tree)
-    for (int64_t r = 0; r < p; ++r)
-      if (r != root) raw.color[tree - 1][r] = static_cast<int8_t>(tt.log_color(tree, r));
-  if (!check_two_tree(raw))
-    return Counterexample{p, -1, -1, "log_coloring_valid(p) is exact",
-                          "the O(1) colouring satisfies Lemma 1 although the predicate rejects p"};
-  return std::nullopt;
+  const TwoTreeTable t = two_tree_table(tt, coloring);
+  if (auto c = check_two_tree(t)) return c;
+  return check_children(tt, t);
 }
 
 TwoTreeTable read_two_tree_csv(std::istream& in, const std::string& source_name) {

@@ -43,9 +43,6 @@ std::optional<Counterexample> check_lemma1(const TwoTreeTable& t);
 // What `verify two-tree --p` checks for one p with broadcast root `root`:
 // check_two_tree of the table built from the per-rank functions, and that
 // TwoTree::children agrees with the parents (inorder: left child first).
-// For Coloring::log where TwoTree::log_coloring_valid(p) is false it checks
-// instead that the raw O(1) colouring really breaks Lemma 1 (the predicate is
-// exact) and sets *log_skipped; the tool refuses to emit it.
-std::optional<Counterexample> verify_two_tree_p(int64_t p, int64_t root, Coloring coloring, bool* log_skipped);
+std::optional<Counterexample> verify_two_tree_p(int64_t p, int64_t root, Coloring coloring);
 
 }  // namespace collsim
