@@ -8,5 +8,6 @@ namespace collsim {
 int schedule_command(int argc, char** argv);
 int verify_command(int argc, char** argv);
 int bench_command(int argc, char** argv);
+int viz_command(int argc, char** argv);
 
 }  // namespace collsim

@@ -12,6 +12,7 @@ constexpr collsim::cli::Entry kSubcommands[] = {
     {"schedule", collsim::schedule_command, "print a schedule (circulant, ...) as a table or CSV"},
     {"verify", collsim::verify_command, "check schedules exhaustively over a range of p, or from a file"},
     {"bench", collsim::bench_command, "benchmarks of the schedule computations"},
+    {"viz", collsim::viz_command, "pictures of schedules (Graphviz: .dot, .svg, .png)"},
 };
 
 }  // namespace
