@@ -77,8 +77,15 @@ class TwoTree {
   // O(log p) per call; the constructor's block table costs O(log^3 p) once.
   int log_color(int tree, int64_t rank) const;
 
-  int64_t to_virtual(int64_t rank) const { return (rank - root_ - 1 + 2 * p_) % p_; }
-  int64_t to_real(int64_t v) const { return (v + root_ + 1) % p_; }
+  // Renumbering without division: both sums stay in (-p, 2p).
+  int64_t to_virtual(int64_t rank) const {
+    const int64_t v = rank - root_ - 1;
+    return v < 0 ? v + p_ : v;
+  }
+  int64_t to_real(int64_t v) const {
+    const int64_t r = v + root_ + 1;
+    return r >= p_ ? r - p_ : r;
+  }
 
  private:
   // Tree t's labels are virtual + t, from t to n + t - 1 (n = p - 1).

@@ -67,7 +67,7 @@ std::optional<Counterexample> check_tree(const TwoTreeTable& t, int tree, int64_
   // lo(b) = v + 1, with one child that child's range must end at v - 1 or
   // start at v + 1. Then every subtree is contiguous and inorder sorted.
   std::vector<int64_t> lo(n), hi(n);
-  auto v_of = [&](int64_t r) { return (r - root - 1 + p) % p; };
+  auto v_of = [&](int64_t r) { return r > root ? r - root - 1 : r - root - 1 + p; };
   std::vector<int32_t> by_depth(n);  // counting sort, deepest first
   std::vector<size_t> start(static_cast<size_t>(max_depth) + 2, 0);
   for (size_t i = 0; i < n; ++i) ++start[static_cast<size_t>(max_depth - s.depth[i]) + 1];
