@@ -61,11 +61,11 @@ int schedule_two_tree(int argc, char** argv) {
     return 0;
   const int64_t p = cli::parse_int(vm["p"].as<std::string>(), "--p", 2, kMaxProcs);
   const int64_t root = cli::parse_int(vm["root"].as<std::string>(), "--root", 0, p - 1);
-  const std::string coloring = vm["coloring"].as<std::string>(), format = vm["format"].as<std::string>();
-  cli::require_one_of(coloring, "coloring", {"linear", "log"});
+  const Coloring coloring = coloring_from_name(vm["coloring"].as<std::string>());
+  const std::string format = vm["format"].as<std::string>();
   cli::require_one_of(format, "format", {"table", "csv"});
   const TwoTree tt(p, root);
-  const TwoTreeTable t = two_tree_table(tt, coloring_from_name(coloring));
+  const TwoTreeTable t = two_tree_table(tt, coloring);
   if (format == "csv")
     print_csv(t);
   else

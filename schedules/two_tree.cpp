@@ -98,9 +98,13 @@ int TwoTree::children(int tree, int64_t rank, int64_t out[2]) const {
 // pairs have one end at offset 0, 2^m - 1, size - 2^m or size - 1 of a block,
 // so solve_block_flips() inspects the siblings of just those labels and
 // solves the resulting parity equations over the <= 62 unknowns.
-// Example p = 10 = 1010b: blocks [0,8) [8,10); f = 0 except f(block 1, odd) = 1:
-// label 9 (rank 8) gets c = 0 xor 1 = 1 in T1, differing from its T2 sibling
-// label 7 ... (see `collsim schedule two-tree --p 10 --coloring log`).
+// Example p = 10 = 1010b, root 9 (Fig. 1): popcount parity gives T1 colours
+// 1 1 0 1 0 0 1 1 0 to labels 1..9 (ranks 0..8); in T2, rank 6 (label 8)
+// gets rank 8 (label 10, reattached from the removed label 12) as right child
+// beside rank 2 (label 4): heights 1 and 2, T1 colours 0 and 0, so both
+// T2 edges 6 -> 2 and 6 -> 8 get colour 1. Blocks [0,8) and [8,10); the
+// equations give f(block 0, odd label) = 1 and f(block 1, even label) = 1,
+// the other two 0: T1 colours 0 1 1 1 1 0 0 0 0, a valid colouring.
 int TwoTree::block_of(int64_t label) const {
   int i = 0;
   while (i + 1 < blocks_ && label >= block_start_[i + 1]) ++i;

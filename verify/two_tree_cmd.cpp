@@ -92,7 +92,7 @@ int verify_two_tree(int argc, char** argv) {
     return 0;
   if (vm.count("p") == vm.count("file")) throw cli::UsageError("give exactly one of --p A:B and --file F.csv");
   const std::string coloring = vm["coloring"].as<std::string>();
-  cli::require_one_of(coloring, "coloring", {"linear", "log"});
+  coloring_from_name(coloring);  // rejects unknown names, also with --file
   if (vm.count("file")) {
     if (!vm["coloring"].defaulted()) throw cli::UsageError("--coloring applies to --p only (a file has its colours)");
     return verify_file(vm["file"].as<std::string>());

@@ -28,10 +28,9 @@ int viz_two_tree(int argc, char** argv) {
     return 0;
   const int64_t p = drawn_p(vm);
   const int64_t root = vm.count("root") ? cli::parse_int(vm["root"].as<std::string>(), "--root", 0, p - 1) : p - 1;
-  const std::string coloring = vm["coloring"].as<std::string>();
-  cli::require_one_of(coloring, "coloring", {"linear", "log"});
+  const Coloring coloring = coloring_from_name(vm["coloring"].as<std::string>());
   const TwoTree tt(p, root);
-  viz::render(viz::two_tree_dot(tt, two_tree_table(tt, coloring_from_name(coloring))), vm["out"].as<std::string>());
+  viz::render(viz::two_tree_dot(tt, two_tree_table(tt, coloring)), vm["out"].as<std::string>());
   return 0;
 }
 
