@@ -9,6 +9,7 @@
 #include "args.hpp"
 #include "circulant_table.hpp"
 #include "commands.hpp"
+#include "two_tree_cmds.hpp"
 
 namespace collsim {
 
@@ -95,6 +96,7 @@ int bench_schedules(int argc, char** argv) {
 
 constexpr cli::Entry kBenchmarks[] = {
     {"schedules", bench_schedules, "circulant receive+send schedule time per processor (Table 4)"},
+    {"two-tree", bench_two_tree, "two-tree colouring time, linear and per rank (Sanders/Speck/Traff Table 1)"},
 };
 
 }  // namespace

@@ -14,6 +14,7 @@ constexpr collsim::cli::Entry kSubcommands[] = {
     {"bench", collsim::bench_command, "benchmarks of the schedule computations"},
     {"run", collsim::run_command, "simulate one collective algorithm with SMPI"},
     {"compare", collsim::compare_command, "sweep sizes x algorithms (ours and SimGrid's), CSV + plot"},
+    {"viz", collsim::viz_command, "pictures of schedules (Graphviz: .dot, .svg, .png)"},
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "args.hpp"
 #include "circulant.hpp"
 #include "commands.hpp"
+#include "two_tree_cmds.hpp"
 
 namespace collsim {
 
@@ -78,6 +79,7 @@ int schedule_circulant(int argc, char** argv) {
 
 constexpr cli::Entry kSchedules[] = {
     {"circulant", schedule_circulant, "circulant broadcast schedule (Traff 2024)"},
+    {"two-tree", schedule_two_tree, "two inorder trees and their 0/1 edge colouring (Sanders/Speck/Traff)"},
 };
 
 }  // namespace

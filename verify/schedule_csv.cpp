@@ -8,11 +8,6 @@ namespace collsim {
 
 namespace {
 
-struct Row {
-  int64_t rank, k, recv, send;
-  int64_t line;
-};
-
 int64_t parse_field(const std::string& text, const std::string& where) {
   int64_t v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -21,22 +16,24 @@ int64_t parse_field(const std::string& text, const std::string& where) {
   return v;
 }
 
-Row parse_row(const std::string& line, const std::string& where, int64_t line_no) {
+std::vector<int64_t> parse_row(const std::string& line, size_t count, const std::string& where) {
   std::vector<std::string> fields;
   size_t start = 0;
   for (size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1)
     fields.push_back(line.substr(start, comma - start));
   fields.push_back(line.substr(start));
-  if (fields.size() != 4)
-    throw MalformedInput(where + ": expected 4 fields, found " + std::to_string(fields.size()));
-  return {parse_field(fields[0], where), parse_field(fields[1], where), parse_field(fields[2], where),
-          parse_field(fields[3], where), line_no};
+  if (fields.size() != count)
+    throw MalformedInput(where + ": expected " + std::to_string(count) + " fields, found " +
+                         std::to_string(fields.size()));
+  std::vector<int64_t> values;
+  for (const auto& f : fields) values.push_back(parse_field(f, where));
+  return values;
 }
 
 }  // namespace
 
-CirculantTable read_circulant_csv(std::istream& in, const std::string& source_name) {
-  const std::string header = "rank,k,recvblock,sendblock";
+std::vector<CsvRow> read_int_csv(std::istream& in, const std::string& header, const std::string& source_name) {
+  const size_t count = static_cast<size_t>(std::count(header.begin(), header.end(), ',')) + 1;
   std::string line;
   int64_t line_no = 1;
   auto at = [&](int64_t n) { return source_name + ":" + std::to_string(n); };
@@ -46,9 +43,7 @@ CirculantTable read_circulant_csv(std::istream& in, const std::string& source_na
   if (!std::getline(in, line)) throw MalformedInput(at(1) + ": empty file, expected header '" + header + "'");
   chomp();
   if (line != header) throw MalformedInput(at(1) + ": bad header '" + line + "', expected '" + header + "'");
-
-  std::vector<Row> rows;
-  int64_t max_rank = -1;
+  std::vector<CsvRow> rows;
   while (std::getline(in, line)) {
     ++line_no;
     chomp();
@@ -56,8 +51,22 @@ CirculantTable read_circulant_csv(std::istream& in, const std::string& source_na
       if (in.peek() == std::char_traits<char>::eof()) break;  // one trailing blank line is fine
       throw MalformedInput(at(line_no) + ": empty line");
     }
-    Row row = parse_row(line, at(line_no), line_no);
-    if (row.rank < 0 || row.rank >= kMaxProcs) throw MalformedInput(at(line_no) + ": rank out of range");
+    rows.push_back({parse_row(line, count, at(line_no)), line_no});
+  }
+  return rows;
+}
+
+CirculantTable read_circulant_csv(std::istream& in, const std::string& source_name) {
+  struct Row {
+    int64_t rank, k, recv, send;
+    int64_t line;
+  };
+  auto at = [&](int64_t n) { return source_name + ":" + std::to_string(n); };
+  std::vector<Row> rows;
+  int64_t max_rank = -1;
+  for (const CsvRow& csv : read_int_csv(in, "rank,k,recvblock,sendblock", source_name)) {
+    const Row row{csv.values[0], csv.values[1], csv.values[2], csv.values[3], csv.line};
+    if (row.rank < 0 || row.rank >= kMaxProcs) throw MalformedInput(at(row.line) + ": rank out of range");
     max_rank = std::max(max_rank, row.rank);
     rows.push_back(row);
   }

@@ -7,6 +7,7 @@
 #include <istream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "circulant_table.hpp"
 
@@ -17,6 +18,14 @@ namespace collsim {
 struct MalformedInput : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// A CSV of integers: the first line must be exactly `header`; every row has
+// as many fields as the header. One trailing blank line is allowed.
+struct CsvRow {
+  std::vector<int64_t> values;
+  int64_t line;  // 1-based line number in the file
+};
+std::vector<CsvRow> read_int_csv(std::istream& in, const std::string& header, const std::string& source_name);
 
 CirculantTable read_circulant_csv(std::istream& in, const std::string& source_name);
 

@@ -11,6 +11,7 @@ constexpr cli::Entry kVerifiers[] = {
     {"circulant", verify_circulant, "circulant broadcast schedules (Traff 2024), over a range of p or from a file"},
     {"exscan", verify_exscan, "exclusive scan plans (Traff 2025): symbolic execution over intervals, round and ⊕ bounds"},
     {"scan", verify_scan, "inclusive scan plans (Hillis-Steele): symbolic execution over intervals, round and ⊕ bounds"},
+    {"two-tree", verify_two_tree, "two-tree broadcast trees and 0/1 colourings (Sanders/Speck/Traff), range of p or file"},
 };
 
 }  // namespace

@@ -8,5 +8,6 @@ namespace collsim {
 int verify_circulant(int argc, char** argv);
 int verify_exscan(int argc, char** argv);
 int verify_scan(int argc, char** argv);
+int verify_two_tree(int argc, char** argv);
 
 }  // namespace collsim

@@ -1,0 +1,149 @@
+// The two-tree verifier: passes every p <= 4096 with both colourings, catches
+// broken tables (mutation tests) and malformed files (exit 2).
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "run_cli.hpp"
+#include "schedule_csv.hpp"
+#include "two_tree_check.hpp"
+
+namespace collsim {
+namespace {
+
+TEST(TwoTreeVerify, EveryPUpTo4096Passes) {
+  for (Coloring c : {Coloring::linear, Coloring::log})
+    for (int64_t p = 2; p <= 4096; ++p) {
+      const auto failure = verify_two_tree_p(p, p / 3, c);
+      ASSERT_FALSE(failure) << describe(*failure);
+    }
+}
+
+TwoTreeTable table(int64_t p, int64_t root) { return two_tree_table(TwoTree(p, root), Coloring::linear); }
+
+TEST(TwoTreeVerifyMutation, FlippedColorIsCaught) {
+  for (int64_t p : {2, 3, 10, 33, 100}) {
+    const TwoTreeTable good = table(p, 1 % p);
+    ASSERT_FALSE(check_two_tree(good));
+    for (int tree = 1; tree <= 2; ++tree)
+      for (int64_t r = 0; r < p; ++r) {
+        if (good.parent_of(tree, r) < 0) continue;
+        TwoTreeTable t = good;
+        t.color[tree - 1][r] ^= 1;
+        const auto c = check_two_tree(t);
+        ASSERT_TRUE(c) << "p=" << p << " tree " << tree << " rank " << r;
+        EXPECT_NE(c->condition.find("Lemma 1"), std::string::npos) << describe(*c);
+      }
+  }
+}
+
+// Moving one rank under another parent (colours kept) breaks the trees:
+// in-order numbering, child counts, leaf/interior or Lemma 1.
+TEST(TwoTreeVerifyMutation, MovedParentIsCaught) {
+  for (int64_t p : {5, 10, 33}) {
+    const TwoTreeTable good = table(p, 0);
+    for (int tree = 1; tree <= 2; ++tree)
+      for (int64_t r = 1; r < p; ++r)
+        for (int64_t to = 0; to < p; ++to) {
+          if (to == r || to == good.parent_of(tree, r)) continue;
+          TwoTreeTable t = good;
+          t.parent[tree - 1][r] = static_cast<int32_t>(to);
+          ASSERT_TRUE(check_two_tree(t)) << "p=" << p << " tree " << tree << " rank " << r << " to " << to;
+        }
+  }
+}
+
+TEST(TwoTreeVerifyMutation, CycleIsCaught) {
+  const TwoTreeTable good = table(10, 9);  // Fig. 1: T1 7 -> 3 -> 1 -> 0
+  TwoTreeTable t = good;
+  t.parent[0][3] = 0;  // 3 -> 0 -> 1 -> 3 ...: a cycle cut off from the root
+  const auto c = check_two_tree(t);
+  ASSERT_TRUE(c);
+  EXPECT_NE(c->condition.find("no cycle"), std::string::npos) << describe(*c);
+  TwoTreeTable self = good;
+  self.parent[1][4] = 4;
+  EXPECT_TRUE(check_two_tree(self));
+}
+
+TEST(TwoTreeVerifyMutation, SwappedChildrenBreakInOrder) {
+  TwoTreeTable t = table(10, 9);  // T1: 1 has children 0 and 2, 5 has 4 and 6
+  std::swap(t.parent[0][2], t.parent[0][6]);
+  const auto c = check_two_tree(t);
+  ASSERT_TRUE(c);
+  EXPECT_NE(c->condition.find("in-order"), std::string::npos) << describe(*c);
+}
+
+// A valid table with a third child under one node is caught as such.
+TEST(TwoTreeVerifyMutation, ThreeChildrenAreCaught) {
+  TwoTreeTable t = table(10, 9);
+  t.parent[0][8] = 1;  // T1: 1 gets children 0, 2 and 8
+  const auto c = check_two_tree(t);
+  ASSERT_TRUE(c);
+  EXPECT_NE(c->condition.find("at most 2"), std::string::npos) << describe(*c);
+}
+
+std::string schedule_csv(int64_t p, int64_t root) {
+  return test::run_collsim("schedule two-tree --format csv --p " + std::to_string(p) + " --root " +
+                           std::to_string(root))
+      .out;
+}
+
+TEST(TwoTreeVerifyCli, CsvHeaderAndRows) {
+  const std::string csv = schedule_csv(10, 9);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "tree,rank,parent,color");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 2 * 9);
+  EXPECT_NE(csv.find("\n1,3,7,"), std::string::npos);  // Fig. 1: 3's T1 parent is 7
+  EXPECT_NE(csv.find("\n2,7,8,"), std::string::npos);  // 7's T2 parent is 8
+}
+
+TEST(TwoTreeVerifyCli, FileRoundTripAndMutation) {
+  const std::string good = schedule_csv(100, 42);
+  const auto ok = test::run_collsim("verify two-tree --file " + test::write_temp("tt_good.csv", good));
+  EXPECT_EQ(ok.status, 0) << ok.out;
+  std::string bad = good;
+  const size_t pos = bad.find("\n1,0,");
+  ASSERT_NE(pos, std::string::npos);
+  char& color = bad[bad.find('\n', pos + 1) - 1];
+  color = color == '0' ? '1' : '0';
+  const auto fail = test::run_collsim("verify two-tree --file " + test::write_temp("tt_flip.csv", bad));
+  EXPECT_EQ(fail.status, 1) << fail.out;
+  EXPECT_NE(fail.out.find("FAIL p=100"), std::string::npos) << fail.out;
+}
+
+TEST(TwoTreeVerifyCli, MalformedFilesExit2) {
+  const std::string good = schedule_csv(5, 0);
+  const std::string rows = good.substr(good.find('\n') + 1);
+  const std::pair<const char*, std::string> cases[] = {
+      {"empty", ""},
+      {"header", "tree,rank,parent\n" + rows},
+      {"fields", "tree,rank,parent,color\n1,2,3\n"},
+      {"integer", "tree,rank,parent,color\n1,x,0,0\n"},
+      {"tree3", "tree,rank,parent,color\n3,1,0,0\n"},
+      {"color2", "tree,rank,parent,color\n1,1,0,2\n"},
+      {"negative", "tree,rank,parent,color\n1,-1,0,0\n"},
+      {"duplicate", good + rows.substr(0, rows.find('\n') + 1)},
+      {"missing", good.substr(0, good.rfind('\n', good.size() - 2) + 1)},
+      {"onetree", "tree,rank,parent,color\n1,1,0,0\n1,2,0,1\n"},
+  };
+  for (const auto& [name, text] : cases) {
+    const auto r = test::run_collsim("verify two-tree --file " + test::write_temp(std::string("tt_") + name + ".csv", text),
+                                     true);
+    EXPECT_EQ(r.status, 2) << name << ": " << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << name << ": " << r.out;
+  }
+}
+
+TEST(TwoTreeVerifyCli, BadArgumentsExit2) {
+  for (const char* args : {"schedule two-tree --p 1", "schedule two-tree --p 10 --coloring foo",
+"schedule two-tree --p 10 --root 10",
+                           "verify two-tree --p 1:5", "verify two-tree --p 5:3", "verify two-tree",
+                           "verify two-tree --file /nonexistent.csv"}) {
+    const auto r = test::run_collsim(args, true);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << args << ": " << r.out;
+  }
+  EXPECT_EQ(test::run_collsim("verify two-tree --p 2:64 --coloring log").status, 0);
+}
+
+}  // namespace
+}  // namespace collsim
