@@ -1,16 +1,15 @@
 // `collsim verify circulant`: exhaustive sweep over a range of p, or a file.
 // Exit status: 0 all checks hold, 1 a counterexample (printed), 2 bad input.
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <mutex>
-#include <thread>
 
 #include "args.hpp"
 #include "circulant_check.hpp"
+#include "range_sweep.hpp"
 #include "verify_kinds.hpp"
 #include "schedule_csv.hpp"
 
@@ -44,29 +43,15 @@ struct CirculantSweep {
 
 CirculantSweep sweep(cli::Range range, const std::vector<int64_t>& blocks, int threads) {
   CirculantSweep total;
-  std::mutex lock;
-  std::atomic<int64_t> next_p{range.lo}, first_bad_p{INT64_MAX}, done_procs{0};
-  const double all_procs = 0.5 * double(range.hi + range.lo) * double(range.hi - range.lo + 1);
-  cli::Progress progress("verify circulant");
-  auto worker = [&](bool reports) {
-    for (int64_t p; (p = next_p.fetch_add(1)) <= range.hi && p < first_bad_p;) {
-      CirculantBatchStats stats;
-      auto failure = verify_circulant_p(p, blocks, stats);
-      done_procs += p;
-      std::lock_guard<std::mutex> guard(lock);
-      total.processors += p;
-      total.merge(stats, p);
-      if (failure && p < first_bad_p) {
-        first_bad_p = p;
-        total.failure = failure;
-      }
-      if (reports) progress.update(done_procs / all_procs, "p=" + std::to_string(p));
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int i = 1; i < threads; ++i) pool.emplace_back(worker, false);
-  worker(true);
-  for (auto& t : pool) t.join();
+  std::mutex lock;  // guards total
+  total.failure = sweep_range(range, threads, "verify circulant", [&](int64_t p) {
+    CirculantBatchStats stats;
+    auto failure = verify_circulant_p(p, blocks, stats);
+    std::lock_guard<std::mutex> guard(lock);
+    total.processors += p;
+    total.merge(stats, p);
+    return failure;
+  });
   return total;
 }
 

@@ -1,15 +1,12 @@
 // `collsim verify two-tree`: exhaustive sweep over a range of p, or a file.
 // Exit status: 0 all checks hold, 1 a counterexample (printed), 2 bad input.
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
-#include <mutex>
-#include <thread>
-#include <vector>
 
 #include "args.hpp"
 #include "schedule_csv.hpp"
+#include "range_sweep.hpp"
 #include "two_tree_check.hpp"
 #include "verify_kinds.hpp"
 
@@ -39,30 +36,13 @@ int verify_file(const std::string& path) {
 }
 
 // Σp ranks for the range, O(1) per rank and tree apart from children()
-// (O(log p) at worst). Workers take the next p from a shared counter; the
-// smallest failing p is reported.
+// (O(log p) at worst); the smallest failing p is reported.
 int verify_range(cli::Range range, const std::string& coloring_name, int threads) {
   const Coloring coloring = coloring_from_name(coloring_name);
   const auto start = std::chrono::steady_clock::now();
   const double all = 0.5 * double(range.hi + range.lo) * double(range.hi - range.lo + 1);
-  std::atomic<int64_t> next{range.lo}, first_bad{INT64_MAX}, done{0};
-  std::optional<Counterexample> failure;
-  std::mutex lock;
-  cli::Progress progress("verify two-tree");
-  auto worker = [&](bool reports) {
-    for (int64_t p; (p = next.fetch_add(1)) <= range.hi && p < first_bad;) {
-      if (auto f = verify_two_tree_p(p, p / 2, coloring)) {
-        std::lock_guard<std::mutex> guard(lock);
-        if (p < first_bad) first_bad = p, failure = f;
-      }
-      done += p;
-      if (reports) progress.update(double(done) / all, "p=" + std::to_string(p));
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int i = 1; i < threads; ++i) pool.emplace_back(worker, false);
-  worker(true);
-  for (auto& t : pool) t.join();
+  const auto failure = sweep_range(range, threads, "verify two-tree",
+                                   [coloring](int64_t p) { return verify_two_tree_p(p, p / 2, coloring); });
   if (failure) {
     std::printf("FAIL %s\n", describe(*failure).c_str());
     return 1;
