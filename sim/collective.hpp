@@ -11,12 +11,36 @@
 
 namespace collsim::sim {
 
+// One signature for every collective, MPI's arguments in one struct; each
+// algorithm reads the fields its collective uses.
+//
+//   collective      buf (result)          sendbuf            count, counts
+//   bcast           data at root, result  -                  bytes (MPI_BYTE)
+//   reduce          root's result; null   input vector       count elements
+//                   elsewhere
+//   allreduce       result                input vector       count
+//   reduce_scatter  counts[rank] elements input (sum counts) counts[p], count = sum
+//   allgatherv      whole vector          counts[rank] bytes counts, displs (bytes)
+//   scan, exscan    result (exscan: rank  input vector       count
+//                   0's is undefined)
+//
+// Datatypes are contiguous (extent = size); sendbuf is never MPI_IN_PLACE
+// and never aliases buf. ⊕ is `op` applied by MPI_Reduce_local(in, inout):
+// inout = in ⊕ inout, so `in` must hold the lower ranks' inputs; check
+// MPI_Op_commutative before reordering. The harness's operators charge
+// their γ cost themselves, so algorithms just call MPI_Reduce_local.
 struct CollArgs {
-  void* buf;       // bcast: the root's data, every other rank's result
-  int64_t bytes;   // message size m
+  void* buf;
+  int64_t bytes;   // m: count × element size (bcast: the message)
   int root;
   MPI_Comm comm;
   int64_t blocks;  // n for kBlocks algorithms (>= 1), else 1
+  const void* sendbuf = nullptr;
+  int64_t count = 0;
+  MPI_Datatype type = MPI_BYTE;
+  MPI_Op op = MPI_OP_NULL;
+  const int* counts = nullptr;  // p entries (reduce_scatter, allgatherv)
+  const int* displs = nullptr;  // p entries (allgatherv)
 };
 
 // Byte range [begin, end) of block b when `bytes` is cut into n blocks of

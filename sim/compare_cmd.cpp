@@ -98,7 +98,12 @@ int compare_command(int argc, char** argv) {
     double us = std::numeric_limits<double>::infinity();
   };
   std::map<int64_t, std::pair<Best, Best>> best;
+  // A wrong result is no contender (SimGrid's scans with matmul, say).
+  for (const auto& r : rows)
+    if (!r.correct) std::fprintf(stderr, "collsim: warning: %s gave wrong results at %s; left out of the table\n",
+                                 r.algorithm.c_str(), sim::format_bytes(r.bytes).c_str());
   for (const auto& r : rows) {
+    if (!r.correct) continue;
     const bool builtin = sim::find_algorithm(c, r.algorithm).has(sim::kSmpiBuiltin);
     Best& b = builtin ? best[r.bytes].second : best[r.bytes].first;
     if (r.time_us < b.us) b = {r.algorithm, r.time_us};
@@ -115,7 +120,8 @@ int compare_command(int argc, char** argv) {
   // A failed built-in is SimGrid's problem (warned above); a failed one of ours is ours.
   for (const sim::Algorithm* a : req.algos)
     if (!a->has(sim::kSmpiBuiltin) &&
-        std::none_of(rows.begin(), rows.end(), [&](const sim::Row& r) { return r.algorithm == a->name; }))
+        (std::none_of(rows.begin(), rows.end(), [&](const sim::Row& r) { return r.algorithm == a->name; }) ||
+         std::any_of(rows.begin(), rows.end(), [&](const sim::Row& r) { return r.algorithm == a->name && !r.correct; })))
       return 1;
   return 0;
 }

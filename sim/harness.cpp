@@ -1,18 +1,20 @@
 // main() of libcollsim-smpi.so, the program smpirun runs: times registry
 // algorithms after the mpicroscope/OSU method and checks every result.
 //
-//   smpirun ... libcollsim-smpi.so --collective bcast --algos a,b --sizes 0,4096
+//   smpirun ... libcollsim-smpi.so --collective C --algos a,b --sizes 0,4096
 //       --roots 0,3 [--blocks N] --alpha A --beta B --gamma G --reps R --warmup W
+//       [--op bxor|matmul] [--layout even|ramp|single]
 //
 // For each algorithm × size × root: W warm-up and R timed repetitions. Each
 // repetition starts at one common instant (all ranks agree on the largest
 // MPI_Wtime and sleep until a start safely after it), so no rank's barrier
 // exit skew enters the time; the time of a repetition is that of the slowest
 // rank; the result is the minimum over repetitions. Before each repetition
-// the root fills its buffer with a pattern that depends on the repetition,
-// the others with its complement; afterwards every rank compares every byte.
-// Rank 0 prints one CSV row per case on stdout (header first). Any mismatch
-// or late start is an error line on stderr and exit status 1.
+// every rank gets fresh inputs that depend on the repetition, and afterwards
+// checks its whole result (workload.hpp). Rank 0 prints one CSV row per case
+// on stdout (header first), `correct` 0 where any rank's result was wrong;
+// the first wrong rank says where on stderr. Exit status 1 if any result
+// was wrong or any rank started late.
 //
 // All per-rank state is local to main: under -no-privatize ranks share globals.
 #include <algorithm>
@@ -30,12 +32,15 @@
 #include "block_policy.hpp"
 #include "collective.hpp"
 #include "registry.hpp"
+#include "workload.hpp"
 
 namespace collsim::sim {
 namespace {
 
 struct Options {
   Collective collective = Collective::bcast;
+  Operator op = Operator::bxor;
+  Layout layout = Layout::even;
   std::vector<const Algorithm*> algos;
   std::vector<int64_t> sizes, roots;
   int64_t blocks = 0;  // 0: block_policy
@@ -84,53 +89,21 @@ Options parse(int argc, char** argv, int p) {
     else if (key == "--gamma") o.net.gamma = to_double(val);
     else if (key == "--reps") o.reps = static_cast<int>(to_int(val));
     else if (key == "--warmup") o.warmup = static_cast<int>(to_int(val));
+    else if (key == "--op") o.op = parse_operator(val);
+    else if (key == "--layout") o.layout = parse_layout(val);
     else throw std::invalid_argument("unknown option " + key);
   }
   for (auto& name : split(algos)) o.algos.push_back(&find_algorithm(o.collective, name));
   if (o.sizes.empty()) throw std::invalid_argument("--sizes is required");
   if (o.roots.empty()) o.roots.push_back(0);
+  const int64_t elem = element_bytes(o.collective, o.op);
   for (int64_t s : o.sizes)
-    if (s < 0 || s > std::numeric_limits<int>::max()) throw std::invalid_argument("size out of range");
+    if (s < 0 || s > std::numeric_limits<int>::max() || s % elem != 0)
+      throw std::invalid_argument("size " + std::to_string(s) + " out of range or no multiple of " + std::to_string(elem));
   for (int64_t r : o.roots)
     if (r < 0 || r >= p) throw std::invalid_argument("root out of range");
   if (o.blocks < 0 || o.reps < 1 || o.warmup < 0) throw std::invalid_argument("bad --blocks/--reps/--warmup");
   return o;
-}
-
-// The expected content of byte i in repetition `rep`: the bytes of a 64-bit
-// mix of (word index, rep), so no shifted or stale copy passes the check.
-uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  return x ^ (x >> 33);
-}
-
-uint64_t expected_word(int64_t w, int rep) { return mix(static_cast<uint64_t>(w) * 1000003u + static_cast<uint64_t>(rep)); }
-
-// The root gets the pattern, every other rank its complement. Word-wise:
-// filling and checking p·m bytes per repetition is the harness's real cost.
-void fill(uint8_t* buf, int64_t bytes, int rep, bool root) {
-  const uint64_t flip = root ? 0 : ~uint64_t{0};
-  for (int64_t w = 0; w * 8 < bytes; ++w) {
-    const uint64_t v = expected_word(w, rep) ^ flip;
-    std::memcpy(buf + w * 8, &v, static_cast<size_t>(std::min<int64_t>(8, bytes - w * 8)));
-  }
-}
-
-// Index of the first wrong byte, or -1; its expected value in `want`.
-int64_t first_mismatch(const uint8_t* buf, int64_t bytes, int rep, uint8_t& want) {
-  for (int64_t w = 0; w * 8 < bytes; ++w) {
-    const uint64_t v = expected_word(w, rep);
-    const int64_t len = std::min<int64_t>(8, bytes - w * 8);
-    if (std::memcmp(buf + w * 8, &v, static_cast<size_t>(len)) == 0) continue;
-    for (int64_t i = 0; i < len; ++i) {
-      want = static_cast<uint8_t>(v >> (8 * i));  // little-endian, as memcpy stored it
-      if (buf[w * 8 + i] != want) return w * 8 + i;
-    }
-  }
-  return -1;
 }
 
 // The common start instant: W = the latest entry into an allreduce, E = the
@@ -158,37 +131,44 @@ void sleep_until(double instant) {
   nanosleep(&ts, nullptr);
 }
 
-// One case; returns the minimum over repetitions of the slowest rank's time
-// and counts errors (mismatches, late starts) in `errors` (this rank's).
-double time_case(const Algorithm& algo, CollArgs args, const Options& o, int p, int rank, int& errors) {
-  uint8_t* buf = static_cast<uint8_t*>(malloc(static_cast<size_t>(args.bytes > 0 ? args.bytes : 1)));
-  args.buf = buf;
-  double best = std::numeric_limits<double>::infinity();
+// Says on stderr, from the lowest rank whose result is wrong, where it is
+// wrong; returns whether every rank's result is right.
+bool all_correct(const std::string& wrong, const std::string& what, int rank, MPI_Comm comm) {
+  int p = 0, first = 0;
+  MPI_Comm_size(comm, &p);
+  first = wrong.empty() ? p : rank;
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == rank) std::fprintf(stderr, "collsim-smpi: error: %s: rank %d %s\n", what.c_str(), rank, wrong.c_str());
+  return first == p;
+}
+
+struct Outcome {
+  double seconds = std::numeric_limits<double>::infinity();  // best repetition
+  bool correct = true, on_time = true;
+};
+
+// One case: the minimum over repetitions of the slowest rank's time.
+Outcome time_case(const Algorithm& algo, Workload& work, int64_t blocks, const Options& o, const std::string& what) {
+  int rank = 0;
+  const CollArgs args = work.args(blocks);
+  MPI_Comm_rank(args.comm, &rank);
+  Outcome out;
   for (int rep = 0; rep < o.warmup + o.reps; ++rep) {
-    fill(buf, args.bytes, rep, rank == args.root);
+    work.fill(rep);
     const double start = common_start(args.comm);
     sleep_until(start);
     if (MPI_Wtime() > start + 2e-9) {
       std::fprintf(stderr, "collsim-smpi: error: rank %d missed the common start by %g s\n", rank, MPI_Wtime() - start);
-      ++errors;
+      out.on_time = false;
     }
     algo.run(args);
     double t = MPI_Wtime() - start;
     MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, args.comm);
-    if (rep >= o.warmup && t < best) best = t;
-    uint8_t want = 0;
-    const int64_t bad = first_mismatch(buf, args.bytes, rep, want);
-    if (bad >= 0) {
-      if (errors == 0)
-        std::fprintf(stderr,
-                     "collsim-smpi: error: %s p=%d bytes=%" PRId64 " blocks=%" PRId64 " root=%d: rank %d byte %" PRId64
-                     " is %u, expected %u\n",
-                     algo.name, p, args.bytes, args.blocks, args.root, rank, bad, buf[bad], want);
-      ++errors;
-    }
+    if (rep >= o.warmup) out.seconds = std::min(out.seconds, t);
+    // One report per case is enough: later repetitions only repeat it.
+    if (out.correct) out.correct = all_correct(work.check(rep), what, rank, args.comm);
   }
-  free(buf);
-  return best;
+  return out;
 }
 
 int run(int argc, char** argv) {
@@ -202,26 +182,31 @@ int run(int argc, char** argv) {
     if (rank == 0) std::fprintf(stderr, "collsim-smpi: error: %s\n", e.what());
     return 2;
   }
-  if (rank == 0) std::printf("collective,algorithm,p,bytes,blocks,time_us,model_us,root,reps\n");
-  int errors = 0;
+  if (rank == 0) std::printf("collective,algorithm,p,bytes,blocks,time_us,model_us,root,reps,op,layout,correct\n");
+  int failures = 0;
+  const bool reducing = reduces(o.collective);
+  const bool layout = o.collective == Collective::reduce_scatter || o.collective == Collective::allgatherv;
   for (const Algorithm* algo : o.algos) {
     for (int64_t bytes : o.sizes) {
       const int64_t n = !algo->has(kBlocks) ? 1 : o.blocks > 0 ? o.blocks : choose_blocks(*algo, o.net, p, bytes);
       for (int64_t root : o.roots) {
-        const CollArgs args{nullptr, bytes, static_cast<int>(root), MPI_COMM_WORLD, n};
-        const double t = time_case(*algo, args, o, p, rank, errors);
+        char what[200];
+        std::snprintf(what, sizeof what, "%s %s p=%d bytes=%" PRId64 " blocks=%" PRId64 " root=%" PRId64,
+                      collective_name(o.collective), algo->name, p, bytes, n, root);
+        Workload work(o.collective, o.op, o.layout, MPI_COMM_WORLD, static_cast<int>(root), bytes);
+        const Outcome out = time_case(*algo, work, n, o, what);
+        failures += !out.correct || !out.on_time;
         if (rank != 0) continue;
         std::printf("%s,%s,%d,%" PRId64 ",%" PRId64 ",%.3f,", collective_name(o.collective), algo->name, p, bytes, n,
-                    t * 1e6);
+                    out.seconds * 1e6);
         if (algo->model) std::printf("%.3f", algo->model(o.net, p, bytes, n) * 1e6);
-        std::printf(",%" PRId64 ",%d\n", root, o.reps);
+        std::printf(",%" PRId64 ",%d,%s,%s,%d\n", root, o.reps, reducing ? operator_name(o.op) : "",
+                    layout ? layout_name(o.layout) : "", out.correct ? 1 : 0);
         std::fflush(stdout);
       }
     }
   }
-  MPI_Allreduce(MPI_IN_PLACE, &errors, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (errors > 0 && rank == 0) std::fprintf(stderr, "collsim-smpi: error: %d failed checks\n", errors);
-  return errors > 0 ? 1 : 0;
+  return failures > 0 ? 1 : 0;
 }
 
 }  // namespace

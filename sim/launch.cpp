@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -132,7 +133,7 @@ std::string csv_line(const Row& r) {
   if (r.model_us) std::snprintf(model, sizeof model, "%.3f", *r.model_us);
   return r.collective + "," + r.algorithm + "," + std::to_string(r.p) + "," + std::to_string(r.bytes) + "," +
          std::to_string(r.blocks) + "," + time + "," + model + "," + std::to_string(r.root) + "," +
-         std::to_string(r.reps);
+         std::to_string(r.reps) + "," + r.op + "," + r.layout + "," + (r.correct ? "1" : "0");
 }
 
 namespace {
@@ -155,9 +156,9 @@ Row parse_row(const std::string& line) {
   std::stringstream ss(line);
   for (std::string field; std::getline(ss, field, ',');) f.push_back(field);
   if (line.back() == ',') f.emplace_back();
-  if (f.size() != 9) throw std::runtime_error("malformed harness line: " + line);
-  Row r{f[0], f[1], std::stoll(f[2]), std::stoll(f[3]), std::stoll(f[4]), std::stod(f[5]), std::nullopt,
-        std::stoll(f[7]), std::stoi(f[8])};
+  if (f.size() != 12) throw std::runtime_error("malformed harness line: " + line);
+  Row r{f[0],           f[1], std::stoll(f[2]), std::stoll(f[3]), std::stoll(f[4]), std::stod(f[5]), std::nullopt,
+        std::stoll(f[7]), std::stoi(f[8]), f[9], f[10], f[11] == "1"};
   if (!f[6].empty()) r.model_us = std::stod(f[6]);
   return r;
 }
@@ -194,7 +195,8 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
                            const fs::path& platform) {
   std::string names, extra;
   for (const Algorithm* a : algos) names += (names.empty() ? "" : ",") + std::string(a->name);
-  if (algos.front()->has(kSmpiBuiltin))
+  // "default" needs no selection (and scan and exscan have no selector).
+  if (algos.front()->has(kSmpiBuiltin) && algos.front()->builtin_name() != "default")
     extra = std::string("--cfg=smpi/") + collective_name(algos.front()->collective) + ":" + algos.front()->builtin_name();
   const char* lib_env = std::getenv("COLLSIM_SMPI_LIB");
   const std::string lib = lib_env ? lib_env : COLLSIM_SMPI_LIB;
@@ -207,7 +209,8 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
                           extra + " " + quote(lib) + " --collective " + collective_name(algos.front()->collective) +
                           " --algos " + names + " --sizes " + join(req.sizes) + " --roots " + join(req.roots) +
                           " --blocks " + std::to_string(req.blocks) + " " + net + " --reps " +
-                          std::to_string(req.reps) + " --warmup " + std::to_string(req.warmup) + " > " +
+                          std::to_string(req.reps) + " --warmup " + std::to_string(req.warmup) + " --op " +
+                          operator_name(req.op) + " --layout " + layout_name(req.layout) + " > " +
                           quote(out.string()) + " 2> " + quote(err.string());
   const int status = std::system(cmd.c_str());
   const std::string text = read_file(out);
@@ -215,9 +218,13 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
   std::stringstream lines(text);
   std::string line;
   const bool header = static_cast<bool>(std::getline(lines, line)) && line == kCsvHeader;
+  // smpirun appends its own lines (the command, "Execution failed") when the program fails.
+  const std::string prefix = std::string(collective_name(algos.front()->collective)) + ",";
   while (header && std::getline(lines, line))
-    if (!line.empty()) rows.push_back(parse_row(line));
-  if (status != 0 || !header || rows.size() != algos.size() * req.sizes.size() * req.roots.size()) {
+    if (line.compare(0, prefix.size(), prefix) == 0) rows.push_back(parse_row(line));
+  // Status 1 with every row present: some result was wrong, which the rows say.
+  if (!header || rows.size() != algos.size() * req.sizes.size() * req.roots.size() ||
+      (status != 0 && std::none_of(rows.begin(), rows.end(), [](const Row& r) { return !r.correct; }))) {
     std::string why;
     std::stringstream errs(read_file(err));
     for (std::string l; std::getline(errs, l);)
@@ -232,12 +239,19 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
 
 std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t, size_t)>& on_batch,
                           std::vector<std::string>* failures) {
-  // Every rank holds the whole message: p·m bytes of real memory.
+  // Every rank holds the whole message (reductions: input and result):
+  // p·m or 2p·m bytes of real memory.
   constexpr int64_t kMemoryLimit = int64_t{8} << 30;
-  for (int64_t bytes : req.sizes)
-    if (bytes > kMemoryLimit / req.p)
+  const Collective c = req.algos.front()->collective;
+  const int64_t copies = c == Collective::bcast ? 1 : 2, elem = element_bytes(c, req.op);
+  for (int64_t bytes : req.sizes) {
+    if (bytes > kMemoryLimit / copies / req.p)
       throw UsageError("p x size = " + std::to_string(req.p) + " x " + format_bytes(bytes) +
                        " exceeds the 8 GiB of buffers a simulation may allocate");
+    if (bytes % elem != 0)
+      throw UsageError("size " + format_bytes(bytes) + " is no whole number of " + std::to_string(elem) + "-byte " +
+                       operator_name(req.op) + " elements");
+  }
   const TempDir dir;
   const bool file = req.platform.name.size() > 4 &&
                     req.platform.name.compare(req.platform.name.size() - 4, 4, ".xml") == 0;

@@ -40,6 +40,8 @@ struct SimRequest {
   std::vector<int64_t> roots{0};
   int64_t blocks = 0;  // 0: the block policy
   int reps = 3, warmup = 1;
+  Operator op = Operator::bxor;  // reductions
+  Layout layout = Layout::even;  // reduce_scatter, allgatherv
 };
 
 // One harness CSV row.
@@ -50,15 +52,19 @@ struct Row {
   std::optional<double> model_us;
   int64_t root = 0;
   int reps = 0;
+  std::string op, layout;  // empty where the collective has none
+  bool correct = true;     // every rank's result checked out
 };
-inline constexpr const char* kCsvHeader = "collective,algorithm,p,bytes,blocks,time_us,model_us,root,reps";
+inline constexpr const char* kCsvHeader =
+    "collective,algorithm,p,bytes,blocks,time_us,model_us,root,reps,op,layout,correct";
 std::string csv_line(const Row& r);
 
 // Runs every case; one smpirun for all of our algorithms, one per SimGrid
 // built-in (each needs its own --cfg=smpi/<collective>:<name>). `on_batch`
-// is told after each smpirun how many of `total` cases are done. A failed
-// smpirun (a crash, a wrong result) throws std::runtime_error with its error
-// lines, or, given `failures`, is recorded there and the other batches go on.
+// is told after each smpirun how many of `total` cases are done. Wrong
+// results come back as rows with correct = false. A failed smpirun (a crash,
+// a deadlock, missing rows) throws std::runtime_error with its error lines,
+// or, given `failures`, is recorded there and the other batches go on.
 std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t done, size_t total)>& on_batch = {},
                           std::vector<std::string>* failures = nullptr);
 

@@ -15,11 +15,41 @@
 
 namespace collsim::sim {
 
-// Later issues add reduce, allreduce, reduce_scatter, allgatherv, scan, exscan.
-enum class Collective { bcast };
+// What `bytes` (the m of the cost models) means per collective:
+//   bcast          the message
+//   reduce, allreduce, scan, exscan
+//                  each rank's input vector (= its result)
+//   reduce_scatter each rank's input vector; rank r gets counts[r] elements
+//                  of the reduced vector (MPI_Reduce_scatter; equal counts
+//                  are MPI_Reduce_scatter_block)
+//   allgatherv     the gathered vector; rank r contributes counts[r] bytes
+enum class Collective { bcast, reduce, allreduce, reduce_scatter, allgatherv, scan, exscan };
+inline constexpr Collective kCollectives[] = {Collective::bcast,          Collective::reduce,
+                                              Collective::allreduce,      Collective::reduce_scatter,
+                                              Collective::allgatherv,     Collective::scan,
+                                              Collective::exscan};
 const char* collective_name(Collective c);
 // Throws std::invalid_argument listing the known collectives.
 Collective parse_collective(const std::string& name);
+// Does the collective apply ⊕ (and so take --op)?
+bool reduces(Collective c);
+
+// The ⊕ a reduction is checked with (the harness's test data, sim/workload):
+//   bxor    MPI_LONG elements, bitwise xor: commutative (seed 000's Table 1)
+//   matmul  2 x 2 matrices of uint64 (32-byte elements), product mod 2^64:
+//           associative, not commutative, so any reordering shows
+enum class Operator { bxor, matmul };
+const char* operator_name(Operator op);
+Operator parse_operator(const std::string& name);
+int64_t element_bytes(Collective c, Operator op);  // 1 for bcast and allgatherv
+
+// How reduce_scatter and allgatherv split `bytes` over the ranks:
+//   even    as evenly as possible (the first m mod p ranks one element more)
+//   ramp    rank r gets a share proportional to r + 1
+//   single  the root gets everything, the others nothing
+enum class Layout { even, ramp, single };
+const char* layout_name(Layout l);
+Layout parse_layout(const std::string& name);
 
 // The α-β-γ model of seed 004 §2.1, with SMPI's message envelope: a message of
 // m bytes costs α + (m + envelope)β (SMPI adds 16 bytes no setting removes).
@@ -37,7 +67,7 @@ struct CollArgs;  // collective.hpp
 enum Limit : unsigned {
   kNone = 0,
   kBlocks = 1u << 0,        // pipelined: takes a block count n (--blocks)
-  kCommutative = 1u << 1,   // needs a commutative ⊕ (reductions; none yet)
+  kCommutative = 1u << 1,   // needs a commutative ⊕: wrong results with matmul
   kSmpiBuiltin = 1u << 2,   // a SimGrid built-in, selected by --cfg=smpi/<collective>:<name>
 };
 

@@ -10,6 +10,28 @@ namespace collsim {
 
 using cli::po::value;
 
+namespace {
+
+void print_rows(const std::vector<sim::Row>& rows, const std::string& format) {
+  if (format == "csv") {
+    std::printf("%s\n", sim::kCsvHeader);
+    for (const auto& r : rows) std::printf("%s\n", sim::csv_line(r).c_str());
+    return;
+  }
+  std::printf("%-22s %6s %10s %7s %14s %14s %8s\n", "algorithm", "p", "bytes", "blocks", "time_us", "model_us",
+              "diff_%");
+  for (const auto& r : rows) {
+    std::printf("%-22s %6lld %10s %7lld %14.3f ", r.algorithm.c_str(), (long long)r.p, sim::format_bytes(r.bytes).c_str(),
+                (long long)r.blocks, r.time_us);
+    if (r.model_us && *r.model_us > 0)
+      std::printf("%14.3f %+8.3f\n", *r.model_us, 100 * (r.time_us - *r.model_us) / *r.model_us);
+    else
+      std::printf("%14s %8s\n", r.model_us ? "0.000" : "-", "-");
+  }
+}
+
+}  // namespace
+
 int run_command(int argc, char** argv) {
   cli::po::options_description opts("run options");
   opts.add_options()("algo", value<std::string>()->required(), "algorithm name (see the list above)")(
@@ -38,21 +60,13 @@ int run_command(int argc, char** argv) {
     req.blocks = cli::parse_int(vm["blocks"].as<std::string>(), "--blocks", 1, max_blocks);
   }
   const auto rows = sim::simulate(req);
-  if (format == "csv") {
-    std::printf("%s\n", sim::kCsvHeader);
-    for (const auto& r : rows) std::printf("%s\n", sim::csv_line(r).c_str());
-    return 0;
-  }
-  std::printf("%-22s %6s %10s %7s %14s %14s %8s\n", "algorithm", "p", "bytes", "blocks", "time_us", "model_us",
-              "diff_%");
-  for (const auto& r : rows) {
-    std::printf("%-22s %6lld %10s %7lld %14.3f ", r.algorithm.c_str(), (long long)r.p, sim::format_bytes(r.bytes).c_str(),
-                (long long)r.blocks, r.time_us);
-    if (r.model_us && *r.model_us > 0)
-      std::printf("%14.3f %+8.3f\n", *r.model_us, 100 * (r.time_us - *r.model_us) / *r.model_us);
-    else
-      std::printf("%14s %8s\n", r.model_us ? "0.000" : "-", "-");
-  }
+  print_rows(rows, format);
+  for (const auto& r : rows)
+    if (!r.correct) {
+      std::fprintf(stderr, "collsim: error: %s gave a wrong result at %s (correct = 0)\n", r.algorithm.c_str(),
+                   sim::format_bytes(r.bytes).c_str());
+      return 1;
+    }
   return 0;
 }
 

@@ -7,7 +7,13 @@ namespace collsim::sim {
 using cli::po::value;
 
 void add_common_options(cli::po::options_description& opts) {
-  opts.add_options()("collective", value<std::string>()->default_value("bcast"), "collective operation (bcast)")(
+  std::string collectives;
+  for (Collective c : kCollectives) collectives += (collectives.empty() ? "" : ", ") + std::string(collective_name(c));
+  opts.add_options()("collective", value<std::string>()->default_value("bcast"), collectives.c_str())(
+      "op", value<std::string>()->default_value("bxor"),
+      "reductions: bxor (MPI_LONG, commutative) or matmul (2x2 uint64 matrices, 32 B, not commutative)")(
+      "layout", value<std::string>()->default_value("even"),
+      "reduce_scatter, allgatherv: how the vector is split: even, ramp (rank r gets ~ r+1 shares), single (all at --root)")(
       "p", value<std::string>()->required(), "number of ranks, >= 1")(
       "root", value<std::string>()->default_value("0"), "root rank, 0 <= root < p")(
       "reps", value<std::string>(), "timed repetitions (minimum is reported)")(
@@ -19,6 +25,12 @@ Collective read_common_options(const cli::po::variables_map& vm, SimRequest& req
   Collective c;
   try {
     c = parse_collective(vm["collective"].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw cli::UsageError(e.what());
+  }
+  try {
+    req.op = parse_operator(vm["op"].as<std::string>());
+    req.layout = parse_layout(vm["layout"].as<std::string>());
   } catch (const std::invalid_argument& e) {
     throw cli::UsageError(e.what());
   }

@@ -1,7 +1,8 @@
-// Simulation end to end: every registered broadcast of ours delivers the right
-// bytes (the harness checks every rank's buffer and simulate() throws on a
-// mismatch), simulated times match closed forms computed here, runs repeat
-// exactly, and bad input gives one error line.
+// Simulation end to end: every registered algorithm of ours delivers the
+// right result (the harness checks every rank's buffer; rows say correct),
+// simulated times match closed forms computed here, runs repeat exactly,
+// SimGrid's scans are wrong for non-commutative operators, and bad input
+// gives one error line.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -19,9 +20,9 @@ namespace {
 
 using test::run_collsim;
 
-std::vector<const Algorithm*> ours() {
+std::vector<const Algorithm*> ours(Collective c = Collective::bcast) {
   std::vector<const Algorithm*> list;
-  for (const Algorithm* a : algorithms_of(Collective::bcast))
+  for (const Algorithm* a : algorithms_of(c))
     if (!a->has(kSmpiBuiltin)) list.push_back(a);
   return list;
 }
@@ -51,6 +52,7 @@ TEST(SimBcast, EveryAlgorithmDeliversCorrectData) {
       ASSERT_NO_THROW(rows = simulate(req)) << "p=" << p << " blocks=" << blocks;
       ASSERT_EQ(rows.size(), req.algos.size() * 4 * 2);
       for (const Row& r : rows) {
+        EXPECT_TRUE(r.correct) << r.algorithm << " p=" << p << " bytes=" << r.bytes << " root=" << r.root;
         if (p > 1 && r.bytes > 0) {
           EXPECT_GT(r.time_us, 0) << r.algorithm << " p=" << p;
         }
@@ -72,6 +74,83 @@ double closed_form(const std::string& algo, int64_t p, int64_t m, int64_t n, dou
   if (algo == "linear-pipeline") return static_cast<double>(p - 2 + n) * (alpha + block * beta);
   ADD_FAILURE() << algo;
   return 0;
+}
+
+// Every reduction, scan and gather of ours (and SimGrid's default as a check
+// of the harness itself), with matmul where the algorithm claims to keep the
+// order and bxor where it needs commutativity. Sizes: empty, fewer elements
+// than ranks, and counts no p here divides; roots 0 and p - 1; for
+// reduce_scatter and allgatherv every layout, including all data on one rank.
+void expect_all_correct(Collective c, Operator op, Layout layout) {
+  std::vector<const Algorithm*> algos = {&find_algorithm(c, "smpi:default")};
+  for (const Algorithm* a : ours(c))
+    if (op == Operator::bxor || !a->has(kCommutative)) algos.push_back(a);
+  const int64_t elem = element_bytes(c, op);
+  for (int64_t p : {1, 2, 3, 5, 7, 8, 13, 16, 17, 33}) {
+    SimRequest req = request(p);
+    req.algos = algos;
+    req.op = op;
+    req.layout = layout;
+    req.sizes = {0, 3 * elem, 211 * elem};
+    req.roots = {0, p - 1};
+    std::vector<Row> rows;
+    ASSERT_NO_THROW(rows = simulate(req)) << collective_name(c) << " p=" << p;
+    ASSERT_EQ(rows.size(), algos.size() * 3 * 2);
+    for (const Row& r : rows)
+      EXPECT_TRUE(r.correct) << collective_name(c) << " " << r.algorithm << " " << operator_name(op) << " "
+                             << layout_name(layout) << " p=" << p << " bytes=" << r.bytes << " root=" << r.root;
+  }
+}
+
+TEST(SimReductions, NonCommutativeMatmul) {
+  for (Collective c : {Collective::reduce, Collective::allreduce, Collective::reduce_scatter})
+    expect_all_correct(c, Operator::matmul, Layout::even);
+}
+
+TEST(SimReductions, CommutativeBxor) {
+  for (Collective c : {Collective::reduce, Collective::allreduce, Collective::reduce_scatter})
+    expect_all_correct(c, Operator::bxor, Layout::even);
+}
+
+TEST(SimReductions, IrregularReduceScatter) {
+  for (Layout l : {Layout::ramp, Layout::single}) expect_all_correct(Collective::reduce_scatter, Operator::matmul, l);
+}
+
+TEST(SimGathers, AllgathervEveryLayout) {
+  for (Layout l : {Layout::even, Layout::ramp, Layout::single})
+    expect_all_correct(Collective::allgatherv, Operator::bxor, l);
+}
+
+// Scans of ours keep the order; SimGrid's (below) does not.
+TEST(SimScans, OursAreCorrectWithMatmul) {
+  for (Collective c : {Collective::scan, Collective::exscan}) {
+    SimRequest req = request(7);
+    req.algos = ours(c);
+    if (req.algos.empty()) continue;
+    req.op = Operator::matmul;
+    req.sizes = {0, 32, 211 * 32};
+    for (int64_t p : {1, 2, 3, 5, 7, 8, 13, 16, 17, 33}) {
+      req.p = req.platform.nodes = p;
+      for (const Row& r : simulate(req))
+        EXPECT_TRUE(r.correct) << collective_name(c) << " " << r.algorithm << " p=" << p << " bytes=" << r.bytes;
+    }
+  }
+}
+
+// SimGrid 3.32's MPI_Scan and MPI_Exscan are right for bxor and wrong for
+// matmul: they combine in the wrong order. The registry marks them so.
+TEST(SimScans, SimGridBuiltinIsWrongForNonCommutativeOperators) {
+  for (Collective c : {Collective::scan, Collective::exscan}) {
+    const Algorithm& builtin = find_algorithm(c, "smpi:default");
+    EXPECT_TRUE(builtin.has(kCommutative));
+    SimRequest req = request(5);
+    req.algos = {&builtin};
+    req.sizes = {32 * 4};
+    req.op = Operator::bxor;
+    EXPECT_TRUE(simulate(req).at(0).correct) << collective_name(c);
+    req.op = Operator::matmul;
+    EXPECT_FALSE(simulate(req).at(0).correct) << collective_name(c);
+  }
 }
 
 TEST(SimBcast, FullDuplexTimesMatchTheModelWithinOnePercent) {

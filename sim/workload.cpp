@@ -1,0 +1,223 @@
+#include "workload.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstring>
+#include <stdexcept>
+
+namespace collsim::sim {
+
+namespace {
+
+__extension__ typedef __int128 int128;  // total · r(r+1)/2 needs up to 92 bits
+
+static_assert(sizeof(long) == 8, "bxor uses MPI_LONG as a 64-bit word");
+
+uint64_t mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  return x ^ (x >> 33);
+}
+
+uint64_t a_of(int64_t i, int rep) { return mix(static_cast<uint64_t>(i) * 1000003u + static_cast<uint64_t>(rep)); }
+uint64_t b_of(int64_t r, int rep) {
+  return mix(~(static_cast<uint64_t>(r) * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(rep)));
+}
+
+// 2 × 2 matrices over Z/2^64, row-major: one matmul element.
+struct Mat {
+  uint64_t a, b, c, d;
+};
+static_assert(sizeof(Mat) == 32, "a matmul element is four words");
+
+Mat mul(const Mat& x, const Mat& y) {
+  return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d};
+}
+// [[1 + xy, x], [y, 1]] = [[1, x], [0, 1]]·[[1, 0], [y, 1]]: determinant 1.
+Mat r_of(int64_t r, int rep) {
+  const uint64_t x = b_of(2 * r, rep), y = b_of(2 * r + 1, rep + 7919);
+  return {1 + x * y, x, y, 1};
+}
+// D⁻¹ m D with D = [[1, d], [0, 1]].
+Mat conjugate(const Mat& m, uint64_t d) { return mul(mul({1, 0 - d, 0, 1}, m), {1, d, 0, 1}); }
+
+void charge(int64_t bytes) {
+#ifdef COLLSIM_SMPI
+  smpi_execute_flops(static_cast<double>(bytes));
+#else
+  (void)bytes;
+#endif
+}
+
+// The user functions: inout[i] = in[i] ⊕ inout[i] (MPI's order).
+void bxor_fn(void* in, void* inout, int* len, MPI_Datatype*) {
+  const auto* x = static_cast<const uint64_t*>(in);
+  auto* y = static_cast<uint64_t*>(inout);
+  for (int i = 0; i < *len; ++i) y[i] ^= x[i];
+  charge(int64_t{*len} * 8);
+}
+
+void matmul_fn(void* in, void* inout, int* len, MPI_Datatype*) {
+  const auto* x = static_cast<const Mat*>(in);
+  auto* y = static_cast<Mat*>(inout);
+  for (int i = 0; i < *len; ++i) y[i] = mul(x[i], y[i]);
+  charge(int64_t{*len} * 32);
+}
+
+// Byte j of the broadcast/allgatherv pattern is byte j % 8 of a(j / 8).
+void fill_pattern(uint8_t* buf, int64_t bytes, int rep, bool complement) {
+  const uint64_t flip = complement ? ~uint64_t{0} : 0;
+  for (int64_t w = 0; w * 8 < bytes; ++w) {
+    const uint64_t v = a_of(w, rep) ^ flip;
+    std::memcpy(buf + w * 8, &v, static_cast<size_t>(std::min<int64_t>(8, bytes - w * 8)));
+  }
+}
+
+uint8_t pattern_byte(int64_t j, int rep) { return static_cast<uint8_t>(a_of(j / 8, rep) >> (8 * (j % 8))); }
+
+std::string wrong(const char* what, int64_t index, uint64_t is, uint64_t want) {
+  char line[160];
+  std::snprintf(line, sizeof line, "%s %" PRId64 " is %#" PRIx64 ", expected %#" PRIx64, what, index, is, want);
+  return line;
+}
+
+}  // namespace
+
+Partition partition(int64_t total, int p, Layout layout, int root) {
+  Partition part{std::vector<int>(static_cast<size_t>(p), 0), std::vector<int>(static_cast<size_t>(p), 0)};
+  // Element boundary before rank r: the layout's share of ranks [0, r).
+  auto boundary = [&](int64_t r) -> int64_t {
+    switch (layout) {
+      case Layout::even:
+        return r * (total / p) + std::min<int64_t>(r, total % p);
+      case Layout::ramp:  // total · (1 + … + r) / (1 + … + p), in 128 bits
+        return static_cast<int64_t>(static_cast<int128>(total) * (r * (r + 1) / 2) / (int64_t{p} * (p + 1) / 2));
+      case Layout::single:
+        return r <= root ? 0 : total;
+    }
+    return 0;
+  };
+  for (int r = 0; r < p; ++r) {
+    part.displs[r] = static_cast<int>(boundary(r));
+    part.counts[r] = static_cast<int>(boundary(r + 1) - boundary(r));
+  }
+  return part;
+}
+
+Workload::Workload(Collective c, Operator op, Layout layout, MPI_Comm comm, int root, int64_t bytes)
+    : c_(c), op_(op), comm_(comm), root_(root), bytes_(bytes) {
+  MPI_Comm_size(comm, &p_);
+  MPI_Comm_rank(comm, &rank_);
+  const int64_t elem = element_bytes(c, op);
+  if (bytes % elem != 0)
+    throw std::invalid_argument(std::to_string(bytes) + " bytes is no whole number of " + std::to_string(elem) +
+                                "-byte " + operator_name(op) + " elements");
+  count_ = bytes / elem;
+  if (c == Collective::reduce_scatter || c == Collective::allgatherv) part_ = partition(count_, p_, layout, root);
+  if (reduces(c)) {
+    if (op == Operator::bxor) {
+      type_ = MPI_LONG;
+      MPI_Op_create(bxor_fn, 1, &mpi_op_);
+    } else {
+      MPI_Type_contiguous(4, MPI_UINT64_T, &type_);
+      MPI_Type_commit(&type_);
+      MPI_Op_create(matmul_fn, 0, &mpi_op_);
+    }
+  }
+  const int64_t words_per_elem = reduces(c) ? elem / 8 : 1;
+  const int64_t in_words = c == Collective::bcast ? 0 : c == Collective::allgatherv ? (part_.counts[rank_] + 7) / 8
+                                                                                     : count_ * words_per_elem;
+  const int64_t out_words = c == Collective::bcast || c == Collective::allgatherv ? (bytes + 7) / 8
+                                                                                  : out_count() * words_per_elem;
+  in_.resize(static_cast<size_t>(std::max<int64_t>(in_words, 1)));
+  out_.resize(static_cast<size_t>(std::max<int64_t>(out_words, 1)));
+}
+
+Workload::~Workload() {
+  if (mpi_op_ != MPI_OP_NULL) MPI_Op_free(&mpi_op_);
+  if (op_ == Operator::matmul && reduces(c_)) MPI_Type_free(&type_);
+}
+
+bool Workload::has_output() const { return c_ != Collective::reduce || rank_ == root_; }
+
+int64_t Workload::out_first() const { return c_ == Collective::reduce_scatter ? part_.displs[rank_] : 0; }
+
+int64_t Workload::out_count() const { return c_ == Collective::reduce_scatter ? part_.counts[rank_] : count_; }
+
+int Workload::ranks_combined() const {
+  return c_ == Collective::scan ? rank_ + 1 : c_ == Collective::exscan ? rank_ : p_;
+}
+
+CollArgs Workload::args(int64_t blocks) {
+  CollArgs a{has_output() ? out_.data() : nullptr, bytes_, root_, comm_, blocks};
+  if (c_ == Collective::bcast) return a;
+  a.sendbuf = in_.data();
+  a.count = count_;
+  a.type = type_;
+  a.op = mpi_op_;
+  a.counts = part_.counts.empty() ? nullptr : part_.counts.data();
+  a.displs = part_.displs.empty() ? nullptr : part_.displs.data();
+  return a;
+}
+
+void Workload::fill(int rep) {
+  auto* in = reinterpret_cast<uint8_t*>(in_.data());
+  auto* out = reinterpret_cast<uint8_t*>(out_.data());
+  switch (c_) {
+    case Collective::bcast:
+      fill_pattern(out, bytes_, rep, rank_ != root_);
+      return;
+    case Collective::allgatherv:
+      fill_pattern(out, bytes_, rep, true);
+      for (int j = 0; j < part_.counts[rank_]; ++j) in[j] = pattern_byte(part_.displs[rank_] + j, rep);
+      return;
+    default:
+      break;
+  }
+  std::fill(out_.begin(), out_.end(), 0xA5A5A5A5A5A5A5A5ULL);
+  if (op_ == Operator::bxor) {
+    for (int64_t i = 0; i < count_; ++i) in_[i] = a_of(i, rep) ^ b_of(rank_, rep);
+  } else {
+    const Mat r = r_of(rank_, rep);
+    auto* m = reinterpret_cast<Mat*>(in_.data());
+    for (int64_t i = 0; i < count_; ++i) m[i] = conjugate(r, a_of(i, rep));
+  }
+}
+
+std::string Workload::check(int rep) const {
+  if (!reduces(c_)) {
+    const auto* out = reinterpret_cast<const uint8_t*>(out_.data());
+    for (int64_t w = 0; w * 8 < bytes_; ++w) {
+      const uint64_t v = a_of(w, rep);
+      const int64_t len = std::min<int64_t>(8, bytes_ - w * 8);
+      if (std::memcmp(out + w * 8, &v, static_cast<size_t>(len)) == 0) continue;
+      for (int64_t j = w * 8; j < w * 8 + len; ++j)
+        if (out[j] != pattern_byte(j, rep)) return wrong("byte", j, out[j], pattern_byte(j, rep));
+    }
+    return "";
+  }
+  const int k = ranks_combined();
+  if (!has_output() || k == 0) return "";  // exscan: rank 0's result is undefined
+  const int64_t first = out_first();
+  if (op_ == Operator::bxor) {
+    uint64_t bs = 0;
+    for (int r = 0; r < k; ++r) bs ^= b_of(r, rep);
+    for (int64_t j = 0; j < out_count(); ++j) {
+      const uint64_t want = ((k & 1) ? a_of(first + j, rep) : 0) ^ bs;
+      if (out_[j] != want) return wrong("element", first + j, out_[j], want);
+    }
+    return "";
+  }
+  Mat prefix{1, 0, 0, 1};
+  for (int r = 0; r < k; ++r) prefix = mul(prefix, r_of(r, rep));
+  const auto* m = reinterpret_cast<const Mat*>(out_.data());
+  for (int64_t j = 0; j < out_count(); ++j) {
+    const Mat want = conjugate(prefix, a_of(first + j, rep));
+    if (std::memcmp(&m[j], &want, sizeof want) != 0) return wrong("element (entry a)", first + j, m[j].a, want.a);
+  }
+  return "";
+}
+
+}  // namespace collsim::sim
