@@ -2,7 +2,7 @@
 // algorithms after the mpicroscope/OSU method and checks every result.
 //
 //   smpirun ... libcollsim-smpi.so --collective C --algos a,b --sizes 0,4096
-//       --roots 0,3 [--blocks N] --alpha A --beta B --gamma G --reps R --warmup W
+//       --roots 0,3 [--blocks N] --alpha A --beta B --gamma G --duplex full|half --reps R --warmup W
 //       [--op bxor|matmul] [--layout even|ramp|single]
 //
 // For each algorithm × size × root: W warm-up and R timed repetitions. Each
@@ -87,6 +87,7 @@ Options parse(int argc, char** argv, int p) {
     else if (key == "--alpha") o.net.alpha = to_double(val);
     else if (key == "--beta") o.net.beta = to_double(val);
     else if (key == "--gamma") o.net.gamma = to_double(val);
+    else if (key == "--duplex") o.net.full_duplex = val == "full" ? true : val == "half" ? false : throw std::invalid_argument("--duplex full|half");
     else if (key == "--reps") o.reps = static_cast<int>(to_int(val));
     else if (key == "--warmup") o.warmup = static_cast<int>(to_int(val));
     else if (key == "--op") o.op = parse_operator(val);

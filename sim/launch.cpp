@@ -200,9 +200,9 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
     extra = std::string("--cfg=smpi/") + collective_name(algos.front()->collective) + ":" + algos.front()->builtin_name();
   const char* lib_env = std::getenv("COLLSIM_SMPI_LIB");
   const std::string lib = lib_env ? lib_env : COLLSIM_SMPI_LIB;
-  char net[160];
-  std::snprintf(net, sizeof net, "--alpha %.17g --beta %.17g --gamma %.17g", req.platform.alpha, req.platform.beta,
-                req.platform.gamma);
+  char net[200];
+  std::snprintf(net, sizeof net, "--alpha %.17g --beta %.17g --gamma %.17g --duplex %s", req.platform.alpha,
+                req.platform.beta, req.platform.gamma, req.platform.full_duplex ? "full" : "half");
   const fs::path out = dir.path / "out.csv", err = dir.path / "err.txt";
   const std::string cmd = "cd " + quote(dir.path.string()) + " && smpirun -no-privatize -np " + std::to_string(req.p) +
                           " -platform " + quote(platform.string()) + " -hostfile hosts.txt " + kNetworkFlags + " " +

@@ -53,10 +53,14 @@ Layout parse_layout(const std::string& name);
 
 // The α-β-γ model of seed 004 §2.1, with SMPI's message envelope: a message of
 // m bytes costs α + (m + envelope)β (SMPI adds 16 bytes no setting removes).
+// full_duplex: a rank can send and receive at once at full bandwidth (seed
+// 004's "bi"); otherwise a simultaneous send and receive share the link
+// ("uni": an exchange of m bytes each way costs α + 2mβ, seed 004's fβ = 2).
 struct Net {
   double alpha;     // seconds per message
   double beta;      // seconds per byte
   double gamma;     // seconds per byte of ⊕
+  bool full_duplex = true;
   int64_t envelope = 16;
   double message(int64_t bytes) const { return alpha + static_cast<double>(bytes + envelope) * beta; }
 };
