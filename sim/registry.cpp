@@ -14,6 +14,8 @@ void bcast_linear_pipeline(const CollArgs&);
 double model_bcast_linear_pipeline(const Net&, int64_t, int64_t, int64_t);
 void bcast_binary_tree_pipeline(const CollArgs&);
 double model_bcast_binary_tree_pipeline(const Net&, int64_t, int64_t, int64_t);
+void bcast_two_tree(const CollArgs&);
+double model_bcast_two_tree(const Net&, int64_t, int64_t, int64_t);
 void bcast_scatter_allgather(const CollArgs&);
 double model_bcast_scatter_allgather(const Net&, int64_t, int64_t, int64_t);
 
@@ -44,6 +46,8 @@ const std::vector<Algorithm> kAlgorithms = {
      "n blocks along a chain: (p-2+n)(a+b*m/n)"},
     {"binary-tree-pipeline", B, bcast_binary_tree_pipeline, kBlocks, model_bcast_binary_tree_pipeline,
      "n blocks down a heap-ordered binary tree: ~2(n-1+log2 p)(a+b*m/n)"},
+    {"two-tree", B, bcast_two_tree, kBlocks, model_bcast_two_tree,
+     "alternate blocks down two coloured binary trees (Sanders, Speck, Traeff): <=(n+2q-2)(a+b*m/n)"},
     {"scatter-allgather", B, bcast_scatter_allgather, kNone, model_bcast_scatter_allgather,
      "binomial scatter + ring allgather (van de Geijn): ~(q+p-1)a+2bm"},
     SMPI_BCAST("default", "SMPI's default bcast"),

@@ -72,6 +72,12 @@ double closed_form(const std::string& algo, int64_t p, int64_t m, int64_t n, dou
   if (algo == "circulant") return static_cast<double>(n - 1 + q) * (alpha + block * beta);
   if (algo == "binomial") return q * (alpha + static_cast<double>(m + 16) * beta);
   if (algo == "linear-pipeline") return static_cast<double>(p - 2 + n) * (alpha + block * beta);
+  // n + Λ steps, Λ from the trees' largest step lags (bcast_two_tree.cpp):
+  // both trees reach 7 at p = 17; at p = 64 T1 reaches 10 and carries the
+  // last block, T2 reaches 11 and its last block leaves the root a step
+  // earlier, so Λ = 10 = 2 log2 p − 2, the paper's 2h − 2.
+  if (algo == "two-tree" && (p == 17 || p == 64))
+    return static_cast<double>(n + (p == 17 ? 7 : 10)) * (alpha + block * beta);
   ADD_FAILURE() << algo;
   return 0;
 }
@@ -156,7 +162,7 @@ TEST(SimScans, SimGridBuiltinIsWrongForNonCommutativeOperators) {
 TEST(SimBcast, FullDuplexTimesMatchTheModelWithinOnePercent) {
   const double alpha = 5e-6, beta = 1e-9;
   for (int64_t p : {17, 64}) {
-    for (const char* name : {"circulant", "binomial", "linear-pipeline"}) {
+    for (const char* name : {"circulant", "binomial", "linear-pipeline", "two-tree"}) {
       SimRequest req = request(p);
       req.algos = {&find_algorithm(Collective::bcast, name)};
       req.sizes = {4096, 100000, 1 << 20};
@@ -180,6 +186,40 @@ TEST(SimBcast, CirculantAcceptanceCase) {
   req.blocks = 64;
   const Row r = simulate(req).at(0);
   EXPECT_NEAR(r.time_us, 69 * (5.0 + 65552e-3), 0.01 * 69 * (5.0 + 65552e-3));
+}
+
+// The same for 4 MiB in 64 blocks on two trees: 74 steps (see closed_form).
+TEST(SimBcast, TwoTreeAcceptanceCase) {
+  SimRequest req = request(64);
+  req.algos = {&find_algorithm(Collective::bcast, "two-tree")};
+  req.sizes = {4 << 20};
+  req.blocks = 64;
+  const Row r = simulate(req).at(0);
+  EXPECT_NEAR(r.time_us, 74 * (5.0 + 65552e-3), 0.01 * 74 * (5.0 + 65552e-3));
+}
+
+// Two-tree step counts n + Λ(p) where the choice of the tree that carries the
+// last block matters: p = 6 and 30 (2^k − 2) have largest lags 3 and 4, 7
+// and 8, so the last block goes down the tree with the smaller one (with
+// the other choice, even n would take a step more by the schedule and the
+// simulation would run a step ahead of it). p = 2: both trees are the one
+// edge root → 0; p = 3: both trees have lag 2.
+TEST(SimBcast, TwoTreeStepCountsAreExact) {
+  const Algorithm& tt = find_algorithm(Collective::bcast, "two-tree");
+  const Net net{5e-6, 1e-9, 0};
+  for (const auto& [p, lambda] : {std::pair<int64_t, int64_t>{2, 0}, {3, 2}, {6, 3}, {30, 7}}) {
+    for (int64_t n : {2, 3}) {
+      SimRequest req = request(p);
+      req.algos = {&tt};
+      req.sizes = {n * 4096};
+      req.roots = {p / 2};
+      req.blocks = n;
+      const Row r = simulate(req).at(0);
+      const double expect = static_cast<double>(n + lambda) * net.message(4096) * 1e6;
+      EXPECT_NEAR(r.time_us, expect, 1e-3) << "p=" << p << " n=" << n;
+      EXPECT_NEAR(tt.model(net, p, n * 4096, n) * 1e6, expect, 1e-3) << "p=" << p << " n=" << n;
+    }
+  }
 }
 
 TEST(SimBcast, BlockPolicyMinimisesTheModel) {
