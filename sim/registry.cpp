@@ -19,6 +19,20 @@ double model_bcast_two_tree(const Net&, int64_t, int64_t, int64_t);
 void bcast_scatter_allgather(const CollArgs&);
 double model_bcast_scatter_allgather(const Net&, int64_t, int64_t, int64_t);
 
+// --- reduction family: circulant and two-tree (algorithms/*_circulant.cpp, *_two_tree.cpp) ---
+void reduce_circulant(const CollArgs&);
+double model_reduce_circulant(const Net&, int64_t, int64_t, int64_t);
+void allreduce_circulant(const CollArgs&);
+double model_allreduce_circulant(const Net&, int64_t, int64_t, int64_t);
+void reduce_scatter_circulant(const CollArgs&);
+double model_reduce_scatter_circulant(const Net&, int64_t, int64_t, int64_t);
+void allgatherv_circulant(const CollArgs&);
+double model_allgatherv_circulant(const Net&, int64_t, int64_t, int64_t);
+void reduce_two_tree(const CollArgs&);
+double model_reduce_two_tree(const Net&, int64_t, int64_t, int64_t);
+void allreduce_two_tree(const CollArgs&);
+double model_allreduce_two_tree(const Net&, int64_t, int64_t, int64_t);
+
 // --- SimGrid's own MPI calls (algorithms/smpi_builtin.cpp) ---
 void bcast_smpi(const CollArgs&);
 void reduce_smpi(const CollArgs&);
@@ -74,6 +88,19 @@ const std::vector<Algorithm> kAlgorithms = {
     SMPI_BCAST("mvapich2_intra_node", "MVAPICH2 intra-node"),
     SMPI_BCAST("mvapich2_knomial_intra_node", "MVAPICH2 k-nomial intra-node"),
     SMPI_BCAST("impi", "Intel MPI's decision function"),
+    // Reduction family: circulant (seed 003) and two-tree (seed 002).
+    {"circulant", Collective::reduce, reduce_circulant, kBlocks | kCommutative, model_reduce_circulant,
+     "reversed n-block circulant broadcast (Traeff 2024, Obs. 1.3), commutative: (n-1+q)(a+(b+g)m/n)"},
+    {"circulant", Collective::allreduce, allreduce_circulant, kBlocks | kCommutative, model_allreduce_circulant,
+     "circulant reduce_scatter + circulant allgather (Obs. 1.4 + 1.2), commutative: ~2(n-1+q)a+2bm+gm"},
+    {"circulant", Collective::reduce_scatter, reduce_scatter_circulant, kBlocks | kCommutative,
+     model_reduce_scatter_circulant, "p reversed circulant broadcasts at once (Obs. 1.4), commutative: ~(n-1+q)a+(b+g)m"},
+    {"circulant", Collective::allgatherv, allgatherv_circulant, kBlocks, model_allgatherv_circulant,
+     "p circulant broadcasts at once (Alg. 7), any counts: ~(n-1+q)a+bm"},
+    {"two-tree", Collective::reduce, reduce_two_tree, kBlocks, model_reduce_two_tree,
+     "n blocks up two inorder trees (Sanders et al. 2.2), order kept: (n+4(h-1))(a+(b+g)m/n)"},
+    {"two-tree", Collective::allreduce, allreduce_two_tree, kBlocks, model_allreduce_two_tree,
+     "two-tree reduce to p-1 + two-tree bcast, order kept: (n+4(h-1))(2a+(2b+g)m/n)"},
     // The other collectives' built-ins. Flags and notes as measured with
     // --op matmul and bxor at p = 6 and 8, sizes 96 B and 4 KiB, ramp layout.
     SMPI_COLL(reduce, "default", kNone, "default"),

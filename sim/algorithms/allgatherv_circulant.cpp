@@ -1,0 +1,36 @@
+// circulant allgatherv: all-broadcast by p simultaneous n-block circulant
+// broadcasts, every rank the root of its own segment (seed 003, Observation 1
+// item 2, Algorithm 7; circulant_all.hpp).
+//
+// Cost: n − 1 + q rounds, q = ⌈log2 p⌉; per round one message of at most one
+// block per other root. Even counts (m/p bytes each):
+//   T = Σ_i (α + β c_i ⌈m/(pn)⌉),  c_i ≤ p − 1 (c_i = p − 1 except in the
+// first and last ≈ q rounds), so T ≈ (n − 1 + q)α + βm(p−1)/p·(n−1+q)/n.
+// Irregular counts change only the block sizes: the rounds are the same, so
+// the time hardly depends on the layout (the paper's Figure 2, degenerate
+// case included).
+// Limits: any p, any counts (0, all on one rank), n ≥ 1; no ⊕.
+// Memory: p plans, message buffers of at most one block per root.
+#include <cstring>
+
+#include "circulant_all.hpp"
+#include "collective.hpp"
+
+namespace collsim::sim {
+
+void allgatherv_circulant(const CollArgs& a) {
+  int p = 0, rank = 0, unit = 0;
+  MPI_Comm_size(a.comm, &p);
+  MPI_Comm_rank(a.comm, &rank);
+  MPI_Type_size(a.type, &unit);
+  Segments seg{{a.displs, a.displs + p}, {a.counts, a.counts + p}, unit};
+  std::memcpy(at(a.buf, a.displs[rank] * int64_t{unit}), a.sendbuf,
+              static_cast<size_t>(a.counts[rank] * int64_t{unit}));
+  circulant_allgather(static_cast<char*>(a.buf), seg, a.blocks, a.comm);
+}
+
+double model_allgatherv_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
+  return circulant_all_model(net, p, bytes, blocks, false);
+}
+
+}  // namespace collsim::sim

@@ -1,0 +1,39 @@
+// circulant allreduce: circulant reduce_scatter of p even segments followed
+// by circulant allgather of the reduced segments, both with n blocks per
+// segment (seed 003, Observation 1 items 4 and 2: the paper names the two
+// building blocks; reduce-scatter + allgather is seed 004's Rabenseifner
+// pattern, here with circulant rounds for any p instead of halving).
+//
+// Needs a COMMUTATIVE ⊕ (kCommutative), as reduce_scatter circulant.
+// Cost: the sum of the two: 2 Σ_i (α + β c_i ⌈m/(pn)⌉) + γ Σ_i c_i ⌈m/(pn)⌉,
+// ≈ 2(n − 1 + q)α + 2βm(p−1)/p + γm(p−1)/p for n = 1 (and c_i ≤ p − 1).
+// Limits: any p, any count (count < p leaves segments empty), n ≥ 1.
+// Memory: that of reduce_scatter circulant (the accumulator is buf).
+#include <cstring>
+#include <vector>
+
+#include "circulant_all.hpp"
+#include "collective.hpp"
+
+namespace collsim::sim {
+
+void allreduce_circulant(const CollArgs& a) {
+  int p = 0, esize = 0;
+  MPI_Comm_size(a.comm, &p);
+  MPI_Type_size(a.type, &esize);
+  std::memcpy(a.buf, a.sendbuf, static_cast<size_t>(a.bytes));
+  Segments seg{std::vector<int64_t>(static_cast<size_t>(p)), std::vector<int64_t>(static_cast<size_t>(p)), esize};
+  for (int j = 0; j < p; ++j) {
+    const Span s = block_span(a.count, p, j);
+    seg.offset[j] = s.begin;
+    seg.length[j] = s.count();
+  }
+  circulant_reduce_scatter(static_cast<char*>(a.buf), seg, a.blocks, a.type, a.op, a.comm);
+  circulant_allgather(static_cast<char*>(a.buf), seg, a.blocks, a.comm);
+}
+
+double model_allreduce_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
+  return circulant_all_model(net, p, bytes, blocks, true) + circulant_all_model(net, p, bytes, blocks, false);
+}
+
+}  // namespace collsim::sim

@@ -1,0 +1,39 @@
+// circulant reduce_scatter (MPI_Reduce_scatter, and _block for equal counts):
+// p simultaneous circulant reductions, each the reversed n-block broadcast of
+// reduce_circulant with rank j the root of segment j (seed 003, Observation 1
+// item 4; circulant_all.hpp).
+//
+// Needs a COMMUTATIVE ⊕ (kCommutative), for the reason given in
+// reduce_circulant.cpp: partial results follow the circulant tree, not rank
+// order.
+// Cost: as circulant allgatherv plus γ for every received byte (each is
+// combined on arrival): T = Σ_i (α + (β + γ) c_i ⌈m/(pn)⌉) for even counts;
+// each rank sends and receives every partial block once, volume
+// (m − m_r) each way — no doubling for any p, the point of item 4.
+// Limits: any p, any counts (0, all on one rank), n ≥ 1.
+// Memory: one accumulator of m bytes, p plans, message buffers.
+#include <cstring>
+#include <vector>
+
+#include "circulant_all.hpp"
+#include "collective.hpp"
+
+namespace collsim::sim {
+
+void reduce_scatter_circulant(const CollArgs& a) {
+  int p = 0, rank = 0, esize = 0;
+  MPI_Comm_size(a.comm, &p);
+  MPI_Comm_rank(a.comm, &rank);
+  MPI_Type_size(a.type, &esize);
+  Segments seg{std::vector<int64_t>(static_cast<size_t>(p)), {a.counts, a.counts + p}, esize};
+  for (int j = 1; j < p; ++j) seg.offset[j] = seg.offset[j - 1] + a.counts[j - 1];
+  std::vector<char> acc(static_cast<const char*>(a.sendbuf), static_cast<const char*>(a.sendbuf) + a.bytes);
+  circulant_reduce_scatter(acc.data(), seg, a.blocks, a.type, a.op, a.comm);
+  std::memcpy(a.buf, acc.data() + seg.offset[rank] * esize, static_cast<size_t>(a.counts[rank] * int64_t{esize}));
+}
+
+double model_reduce_scatter_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
+  return circulant_all_model(net, p, bytes, blocks, true);
+}
+
+}  // namespace collsim::sim
