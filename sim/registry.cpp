@@ -28,6 +28,7 @@ double model_bcast_scatter_allgather(const Net&, int64_t, int64_t, int64_t);
 COLLSIM_RAB(binary_tree)
 COLLSIM_RAB(recursive_doubling)
 COLLSIM_RAB(halving_doubling)
+COLLSIM_RAB(binary_blocks)
 COLLSIM_RAB(ring)
 #undef COLLSIM_RAB
 
@@ -69,6 +70,8 @@ const std::vector<Algorithm> kAlgorithms = {
         "whole-vector exchanges at distance 1, 2, 4, ..: ~lg p (a + b*m + g*m)"),
     RAB("halving-doubling", halving_doubling,
         "recursive halving reduce-scatter + doubling allgather/gather: ~2 lg p a + 2bm + gm"),
+    RAB("binary-blocks", binary_blocks,
+        "halving reduce-scatter in power-of-two blocks, handed up to the largest: 2 lg p a + 2bm + gm at powers of two"),
     RAB("ring", ring, "pairwise reduce-scatter + ring allgather / direct gather: ~2(p-1)a + 2bm + gm"),
 #undef RAB
     SMPI_BCAST("default", "SMPI's default bcast"),
