@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -310,6 +312,30 @@ TEST(SimCli, BadInputIsOneErrorLine) {
   expect_usage_error("run --algo circulant --p 4 --size 1 --duplex quarter", "known: full, half");
   expect_usage_error("run --algo circulant --p 40 --size 1 --platform alphabeta --nodes 8", "does not fit");
   expect_usage_error("compare --p 4 --algos circulant,zzz --out /tmp/x", "unknown bcast algorithm 'zzz'");
+}
+
+// `collsim map`: one CSV row per (p, size), the winner one of ours, the ratio
+// SimGrid's best over ours; both pictures written.
+TEST(SimCli, MapWritesCsvAndPictures) {
+  const std::string dir = testing::TempDir() + "collsim_map_test";
+  const auto r = run_collsim("map --p 3,8 --sizes 8,256KiB --algos recursive-doubling,ring,smpi:rdb --out " + dir);
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream csv(dir + "/map.csv");
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line, "p,bytes,winner,time_us,model_us,simgrid_best,simgrid_time_us,ratio");
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    ++rows;
+    EXPECT_TRUE(line.find(",recursive-doubling,") != std::string::npos || line.find(",ring,") != std::string::npos)
+        << line;
+    EXPECT_NE(line.find(",smpi:rdb,"), std::string::npos) << line;
+  }
+  EXPECT_EQ(rows, 4);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/map.png"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/ratio.png"));
+  expect_usage_error("map --p 0:4 --out " + dir, "--p");
+  expect_usage_error("map --p 4 --algos smpi:rdb --out " + dir, "at least one algorithm of ours");
 }
 
 TEST(Platforms, XmlCarriesHalfAlphaAndInverseBeta) {
