@@ -14,6 +14,7 @@ constexpr collsim::cli::Entry kSubcommands[] = {
     {"bench", collsim::bench_command, "benchmarks of the schedule computations"},
     {"run", collsim::run_command, "simulate one collective algorithm with SMPI"},
     {"compare", collsim::compare_command, "sweep sizes x algorithms (ours and SimGrid's), CSV + plot"},
+    {"map", collsim::map_command, "fastest algorithm per (p, size) and ratio to SimGrid's best (seed 004 Fig. 3, 4)"},
     {"viz", collsim::viz_command, "pictures of schedules (Graphviz: .dot, .svg, .png)"},
 };
 

@@ -33,6 +33,21 @@ double model_reduce_two_tree(const Net&, int64_t, int64_t, int64_t);
 void allreduce_two_tree(const CollArgs&);
 double model_allreduce_two_tree(const Net&, int64_t, int64_t, int64_t);
 
+// --- reduce and allreduce, Rabenseifner's five (seed 004; algorithms/
+// binary_tree.cpp, recursive_doubling.cpp, halving_doubling.cpp,
+// binary_blocks.cpp, ring.cpp on reduction_phases.cpp) ---
+#define COLLSIM_RAB(fn)                 \
+  void reduce_##fn(const CollArgs&);    \
+  void allreduce_##fn(const CollArgs&); \
+  double model_reduce_##fn(const Net&, int64_t, int64_t, int64_t); \
+  double model_allreduce_##fn(const Net&, int64_t, int64_t, int64_t);
+COLLSIM_RAB(binary_tree)
+COLLSIM_RAB(recursive_doubling)
+COLLSIM_RAB(halving_doubling)
+COLLSIM_RAB(binary_blocks)
+COLLSIM_RAB(ring)
+#undef COLLSIM_RAB
+
 // --- SimGrid's own MPI calls (algorithms/smpi_builtin.cpp) ---
 void bcast_smpi(const CollArgs&);
 void reduce_smpi(const CollArgs&);
@@ -64,6 +79,19 @@ const std::vector<Algorithm> kAlgorithms = {
      "alternate blocks down two coloured binary trees (Sanders, Speck, Traeff): <=(n+2q-2)(a+b*m/n)"},
     {"scatter-allgather", B, bcast_scatter_allgather, kNone, model_bcast_scatter_allgather,
      "binomial scatter + ring allgather (van de Geijn): ~(q+p-1)a+2bm"},
+    // Rabenseifner (seed 004): none needs a commutative operator.
+#define RAB(name, fn, what)                                                                           \
+  {name, Collective::reduce, reduce_##fn, kNone, model_reduce_##fn, what},                            \
+  {name, Collective::allreduce, allreduce_##fn, kNone, model_allreduce_##fn, what}
+    RAB("binary-tree", binary_tree, "binomial reduction tree (+ binomial bcast): ~lg p (a + b*m + g*m), allreduce 2x"),
+    RAB("recursive-doubling", recursive_doubling,
+        "whole-vector exchanges at distance 1, 2, 4, ..: ~lg p (a + b*m + g*m)"),
+    RAB("halving-doubling", halving_doubling,
+        "recursive halving reduce-scatter + doubling allgather/gather: ~2 lg p a + 2bm + gm"),
+    RAB("binary-blocks", binary_blocks,
+        "halving reduce-scatter in power-of-two blocks, handed up to the largest: 2 lg p a + 2bm + gm at powers of two"),
+    RAB("ring", ring, "pairwise reduce-scatter + ring allgather / direct gather: ~2(p-1)a + 2bm + gm"),
+#undef RAB
     SMPI_BCAST("default", "SMPI's default bcast"),
     SMPI_BCAST("arrival_pattern_aware", "arrival-pattern-aware pipeline"),
     SMPI_BCAST("arrival_pattern_aware_wait", "arrival-pattern-aware pipeline, waiting variant"),

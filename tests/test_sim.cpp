@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -178,6 +180,70 @@ TEST(SimBcast, FullDuplexTimesMatchTheModelWithinOnePercent) {
   }
 }
 
+// Rabenseifner's closed forms (seed 004 §2.5, §2.7), written out here from
+// the paper, without SMPI's 16-byte envelope (< 0.01 % at these sizes).
+double rabenseifner(const std::string& algo, double p, double m, double a, double b, double g) {
+  const double lg = std::log2(p);
+  if (algo == "halving-doubling") return 2 * lg * a + 2 * m * b + m * g - (2 * m * b + m * g) / p;
+  if (algo == "ring") return 2 * (p - 1) * a + 2 * m * b + m * g - (2 * m * b + m * g) / p;
+  ADD_FAILURE() << algo;
+  return 0;
+}
+
+// Issue #5's acceptance case and its neighbours: full-duplex alpha-beta with
+// gamma = 0.5 ns/B, m = 8 MiB; halving-doubling at powers of two, ring at
+// any p.
+TEST(SimReductions, LargeAllreduceMatchesTheClosedFormsWithinOnePercent) {
+  const double alpha = 5e-6, beta = 1e-9, gamma = 0.5e-9;
+  const int64_t m = 8 << 20;
+  for (auto [name, p] : {std::pair{"halving-doubling", 32}, std::pair{"halving-doubling", 8},
+                         std::pair{"ring", 6}, std::pair{"ring", 13}}) {
+    SimRequest req = request(p);
+    req.platform.gamma = gamma;
+    req.algos = {&find_algorithm(Collective::allreduce, name)};
+    req.sizes = {m};
+    const Row r = simulate(req).at(0);
+    const double expect = rabenseifner(name, double(p), double(m), alpha, beta, gamma) * 1e6;
+    EXPECT_TRUE(r.correct);
+    EXPECT_NEAR(r.time_us, expect, 0.01 * expect) << name << " p=" << p;
+    ASSERT_TRUE(r.model_us.has_value());
+    EXPECT_NEAR(*r.model_us, expect, 0.001 * expect) << name << " p=" << p;
+  }
+}
+
+// Half duplex: every exchange step pays 2(b + 16)beta (SHARED links split the
+// bandwidth between the two directions), one-way messages b + 16; the models
+// say so, and the simulation agrees with them for Rabenseifner's five,
+// reduce and allreduce, at a power of two and not (root 0).
+TEST(SimReductions, ModelsMatchTheSimulationOnHalfAndFullDuplex) {
+  for (bool full : {true, false}) {
+    for (int64_t p : {12, 16}) {
+      for (Collective c : {Collective::reduce, Collective::allreduce}) {
+        SimRequest req = request(p);
+        req.platform.full_duplex = full;
+        req.algos.clear();
+        for (const char* name : {"binary-tree", "recursive-doubling", "halving-doubling", "binary-blocks", "ring"})
+          req.algos.push_back(&find_algorithm(c, name));
+        req.sizes = {1 << 20};
+        for (const Row& r : simulate(req)) {
+          ASSERT_TRUE(r.model_us.has_value()) << r.algorithm;
+          EXPECT_NEAR(r.time_us, *r.model_us, 0.01 * *r.model_us)
+              << collective_name(c) << " " << r.algorithm << " p=" << p << (full ? " full" : " half");
+        }
+      }
+    }
+  }
+  // The half-duplex exchange costs twice the bandwidth term: ring at p = 16.
+  SimRequest req = request(16);
+  req.algos = {&find_algorithm(Collective::allreduce, "ring")};
+  req.sizes = {1 << 20};
+  const double full = simulate(req).at(0).time_us;
+  req.platform.full_duplex = false;
+  const double half = simulate(req).at(0).time_us;
+  const double chunk_us = ((1 << 20) / 16 + 16) * 1e-3;  // (m/p + 16) beta, in us
+  EXPECT_NEAR(half - full, 2 * 15 * chunk_us, 0.01 * (half - full));
+}
+
 // The acceptance case: p = 64, m = 4 MiB, n = 64: 69 rounds of α + (65536 + 16)β.
 TEST(SimBcast, CirculantAcceptanceCase) {
   SimRequest req = request(64);
@@ -286,6 +352,30 @@ TEST(SimCli, BadInputIsOneErrorLine) {
   expect_usage_error("run --algo circulant --p 4 --size 1 --duplex quarter", "known: full, half");
   expect_usage_error("run --algo circulant --p 40 --size 1 --platform alphabeta --nodes 8", "does not fit");
   expect_usage_error("compare --p 4 --algos circulant,zzz --out /tmp/x", "unknown bcast algorithm 'zzz'");
+}
+
+// `collsim map`: one CSV row per (p, size), the winner one of ours, the ratio
+// SimGrid's best over ours; both pictures written.
+TEST(SimCli, MapWritesCsvAndPictures) {
+  const std::string dir = testing::TempDir() + "collsim_map_test";
+  const auto r = run_collsim("map --p 3,8 --sizes 8,256KiB --algos recursive-doubling,ring,smpi:rdb --out " + dir);
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::ifstream csv(dir + "/map.csv");
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line, "p,bytes,winner,time_us,model_us,simgrid_best,simgrid_time_us,ratio");
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    ++rows;
+    EXPECT_TRUE(line.find(",recursive-doubling,") != std::string::npos || line.find(",ring,") != std::string::npos)
+        << line;
+    EXPECT_NE(line.find(",smpi:rdb,"), std::string::npos) << line;
+  }
+  EXPECT_EQ(rows, 4);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/map.png"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/ratio.png"));
+  expect_usage_error("map --p 0:4 --out " + dir, "--p");
+  expect_usage_error("map --p 4 --algos smpi:rdb --out " + dir, "at least one algorithm of ours");
 }
 
 TEST(Platforms, XmlCarriesHalfAlphaAndInverseBeta) {

@@ -1,0 +1,157 @@
+#include "reduction_phases.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace collsim::sim::phases {
+
+Red::Red(const CollArgs& args, int64_t segments) : a(args), nseg(segments) {
+  MPI_Comm_size(a.comm, &p);
+  MPI_Comm_rank(a.comm, &rank);
+  int size = 1;
+  MPI_Type_size(a.type, &size);
+  esize = size;
+}
+
+bool Red::commutative() const {
+  int c = 0;
+  MPI_Op_commutative(a.op, &c);
+  return c != 0;
+}
+
+Span Red::bytes(int64_t lo, int64_t hi) const {
+  const Span first = block_span(a.count, nseg, lo), last = block_span(a.count, nseg, hi - 1);
+  return {first.begin * esize, last.end * esize};
+}
+
+void Red::append(char* acc, char* x, Span s) const {
+  MPI_Reduce_local(acc + s.begin, x + s.begin, static_cast<int>(s.count() / esize), a.type, a.op);
+  std::memcpy(acc + s.begin, x + s.begin, static_cast<size_t>(s.count()));
+}
+
+void Red::prepend(char* acc, const char* x, Span s) const {
+  MPI_Reduce_local(const_cast<char*>(x) + s.begin, acc + s.begin, static_cast<int>(s.count() / esize), a.type, a.op);
+}
+
+void Red::combine(char* acc, char* x, Span s, bool x_higher) const {
+  if (x_higher)
+    append(acc, x, s);
+  else
+    prepend(acc, x, s);
+}
+
+void Red::send(const char* buf, Span s, int to) const {
+  MPI_Send(buf + s.begin, s.count(), MPI_BYTE, to, 0, a.comm);
+}
+
+void Red::recv(char* buf, Span s, int from) const {
+  MPI_Recv(buf + s.begin, s.count(), MPI_BYTE, from, 0, a.comm, MPI_STATUS_IGNORE);
+}
+
+void Red::sendrecv(const char* src, Span out, int to, char* dst, Span in, int from) const {
+  MPI_Sendrecv(src + out.begin, out.count(), MPI_BYTE, to, 0, dst + in.begin, in.count(), MPI_BYTE, from, 0, a.comm,
+               MPI_STATUS_IGNORE);
+}
+
+char* working_copy(const Red& red, void* buf, std::vector<char>& scratch) {
+  char* acc = static_cast<char*>(buf);
+  if (acc == nullptr) {
+    scratch.resize(static_cast<size_t>(red.a.bytes));
+    acc = scratch.data();
+  }
+  std::memcpy(acc, red.a.sendbuf, static_cast<size_t>(red.a.bytes));
+  return acc;
+}
+
+Fold::Fold(int64_t p_, int root_) : p(p_), pow2(int64_t{1} << floor_log2(p_)), r(p_ - pow2), root(root_) {}
+
+Group survivors(const Fold& f) {
+  return {f.pow2, [&f](int64_t v) { return f.real(v); }};
+}
+
+void unfold(const Red& red, const Fold& f, char* acc) {
+  if (!f.paired(red.rank)) return;
+  const Span all{0, red.a.bytes};
+  if (f.survives(red.rank))
+    red.send(acc, all, red.rank ^ 1);
+  else
+    red.recv(acc, all, red.rank ^ 1);
+}
+
+Range halving_reduce_scatter(const Red& red, const Group& g, int64_t v, char* acc, char* tmp) {
+  Range mine{0, red.nseg};
+  for (int64_t d = 1; d < g.size; d <<= 1) {
+    const int64_t mid = (mine.lo + mine.hi) / 2;
+    const bool lower = (v & d) == 0;
+    const Range keep = lower ? Range{mine.lo, mid} : Range{mid, mine.hi};
+    const Range give = lower ? Range{mid, mine.hi} : Range{mine.lo, mid};
+    const Span k = red.bytes(keep.lo, keep.hi);
+    red.sendrecv(acc, red.bytes(give.lo, give.hi), tmp, k, g.real(v ^ d));
+    red.combine(acc, tmp, k, lower);
+    mine = keep;
+  }
+  return mine;
+}
+
+void doubling_allgather(const Red& red, const Group& g, int64_t v, Range mine, char* acc) {
+  for (int64_t d = g.size / 2; d >= 1; d >>= 1) {
+    const int64_t s = mine.hi - mine.lo, other = mine.lo ^ s;  // the sibling half, aligned at 2s
+    red.sendrecv(acc, red.bytes(mine.lo, mine.hi), acc, red.bytes(other, other + s), g.real(v ^ d));
+    mine = {std::min(mine.lo, other), std::min(mine.lo, other) + 2 * s};
+  }
+}
+
+void binomial_gather(const Red& red, const Group& g, int64_t v, int64_t root_v, Range mine, char* acc) {
+  for (int64_t d = g.size / 2; d >= 1; d >>= 1) {
+    const int64_t s = mine.hi - mine.lo, other = mine.lo ^ s;
+    if ((v ^ root_v) & d) {
+      red.send(acc, red.bytes(mine.lo, mine.hi), g.real(v ^ d));
+      return;
+    }
+    red.recv(acc, red.bytes(other, other + s), g.real(v ^ d));
+    mine = {std::min(mine.lo, other), std::min(mine.lo, other) + 2 * s};
+  }
+}
+
+void ring_reduce_scatter(const Red& red, const char* in, char* acc) {
+  const int64_t p = red.p, r = red.rank;
+  const Span own = red.bytes(r, r + 1);
+  // Scratch vectors of full length, used only at own's offsets.
+  // A commutative ⊕ needs no second accumulator (and no extra ⊕ at the end).
+  const bool split = !red.commutative() && r < p - 1;
+  std::vector<char> tmp(static_cast<size_t>(red.a.bytes)), high(split ? static_cast<size_t>(red.a.bytes) : 0);
+  for (int64_t i = 1; i < p; ++i) {
+    const int64_t to = (r + i) % p, from = (r - i + p) % p;
+    // from = p − 1 (i = r + 1) starts the accumulator of ranks above r.
+    char* into = split && from == p - 1 ? high.data() : tmp.data();
+    red.sendrecv(in, red.bytes(to, to + 1), static_cast<int>(to), into, own, static_cast<int>(from));
+    if (from < r || !split)
+      red.prepend(acc, tmp.data(), own);
+    else if (from < p - 1)
+      red.prepend(high.data(), tmp.data(), own);
+  }
+  if (split) red.append(acc, high.data(), own);
+}
+
+void ring_allgather(const Red& red, char* acc) {
+  const int64_t p = red.p, r = red.rank;
+  for (int64_t i = 0; i < p - 1; ++i) {
+    const int64_t out = (r - i + p) % p, in = (r - i - 1 + p) % p;
+    red.sendrecv(acc, red.bytes(out, out + 1), static_cast<int>((r + 1) % p), acc, red.bytes(in, in + 1),
+                 static_cast<int>((r - 1 + p) % p));
+  }
+}
+
+double oneway(const Net& net, double b) { return net.alpha + (b + static_cast<double>(net.envelope)) * net.beta; }
+
+double exchange(const Net& net, double b) {
+  return net.alpha + (b + static_cast<double>(net.envelope)) * net.beta * (net.full_duplex ? 1 : 2);
+}
+
+int floor_log2(int64_t p) {
+  int e = 0;
+  while ((int64_t{2} << e) <= p) ++e;
+  return e;
+}
+
+}  // namespace collsim::sim::phases

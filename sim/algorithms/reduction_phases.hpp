@@ -1,0 +1,132 @@
+// The phases Rabenseifner's reductions (seed 004 §2.3–2.7) are built from,
+// shared by binary-tree, recursive-doubling, halving-doubling, binary-blocks
+// and ring (each in its own file, reduce and allreduce side by side):
+//
+//   Red                 one rank's view: p, rank, element size, ⊕ in rank order
+//   Fold                §2.5's pre-step renumbering for p = p' + r
+//   halving_reduce_scatter / doubling_allgather / binomial_gather
+//                       recursive vector halving with distance doubling, and
+//                       its two inverses (allgather, gather to one rank)
+//   ring_reduce_scatter / ring_allgather
+//                       §2.7's pairwise-exchange reduce-scatter and ring
+//   exchange / oneway   the cost-model pieces for half and full duplex
+//
+// Order: every combine keeps rank order, inout = (lower ranks) ⊕ (higher
+// ranks), so the phases are correct for non-commutative ⊕ (validated with
+// the harness's 2 × 2 matrix product).
+//
+// Vectors are cut into n "base segments" of whole elements with block_span on
+// the element count (⌈count/n⌉ elements each, the last ones shorter or empty);
+// a Range [lo, hi) of base segments is a contiguous byte range.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "collective.hpp"
+
+namespace collsim::sim::phases {
+
+// One rank's view of a reduction over a.comm.
+struct Red {
+  const CollArgs& a;
+  int p = 0, rank = 0;
+  int64_t esize = 1;  // bytes per element
+  int64_t nseg = 1;   // base segments the vector is cut into
+  explicit Red(const CollArgs& args, int64_t segments = 1);
+
+  bool commutative() const;
+  // Bytes [begin, end) of base segments [lo, hi).
+  Span bytes(int64_t lo, int64_t hi) const;
+  // acc = acc ⊕ x over bytes s, x holding higher ranks' data (x is clobbered).
+  void append(char* acc, char* x, Span s) const;
+  // acc = x ⊕ acc over bytes s, x holding lower ranks' data.
+  void prepend(char* acc, const char* x, Span s) const;
+  // Folds x into acc in rank order: x comes from the higher side if x_higher.
+  void combine(char* acc, char* x, Span s, bool x_higher) const;
+  void send(const char* buf, Span s, int to) const;
+  void recv(char* buf, Span s, int from) const;
+  // Sends `out`'s bytes of `src` to `to` and receives `in`'s bytes of `dst`
+  // from `from`.
+  void sendrecv(const char* src, Span out, int to, char* dst, Span in, int from) const;
+  void sendrecv(const char* src, Span out, char* dst, Span in, int partner) const {
+    sendrecv(src, out, partner, dst, in, partner);
+  }
+};
+
+// The input vector copied into a full-length working vector: buf where the
+// rank has one (allreduce, the reduce root), else `scratch`.
+char* working_copy(const Red& red, void* buf, std::vector<char>& scratch);
+
+// §2.5: p = p' + r with p' = 2^⌊lg p⌋. Pairs (2i, 2i + 1), i < r, fold into
+// one survivor each, 2i, or 2i + 1 where that is the reduce root (the paper's
+// role swap); the other ranks move down by r. Virtual ranks 0 .. p' − 1 keep
+// rank order, so ⊕ in virtual-rank order is ⊕ in rank order.
+struct Fold {
+  int64_t p, pow2, r;
+  int root;  // -1: no root (allreduce)
+  Fold(int64_t p_, int root_);
+  int64_t survivor(int64_t pair) const { return 2 * pair + (root == 2 * pair + 1 ? 1 : 0); }
+  bool paired(int64_t rank) const { return rank < 2 * r; }
+  bool survives(int64_t rank) const { return !paired(rank) || survivor(rank / 2) == rank; }
+  int64_t virt(int64_t rank) const { return paired(rank) ? rank / 2 : rank - r; }
+  int real(int64_t v) const { return static_cast<int>(v < r ? survivor(v) : v + r); }
+};
+
+// A power-of-two group of ranks: virtual rank v (0 .. size − 1) is real rank
+// real(v); consecutive virtual ranks cover consecutive rank ranges.
+struct Group {
+  int64_t size;
+  std::function<int(int64_t)> real;
+};
+
+// The survivors of a Fold as a group (f must outlive the group).
+Group survivors(const Fold& f);
+// Allreduce's last step after a Fold: survivors send the result to their
+// removed partner.
+void unfold(const Red& red, const Fold& f, char* acc);
+
+struct Range {
+  int64_t lo, hi;  // base segments
+};
+
+// Recursive vector halving, distance doubling: in step d = 1, 2, .., size/2
+// v keeps the lower half of its range if bit d of v is clear and exchanges
+// the other half with v ^ d. On entry acc holds v's contribution over
+// [0, nseg); on return acc holds, over the returned range (nseg/size base
+// segments, bit-reversed v), the ⊕ of the whole group in rank order. tmp is a
+// full-length scratch vector. The pair (lower v, higher v) always holds two
+// adjacent aligned rank ranges: that is why distance doubling keeps the order.
+Range halving_reduce_scatter(const Red& red, const Group& g, int64_t v, char* acc, char* tmp);
+// The inverse: vector doubling, distance halving; afterwards acc holds the
+// whole vector on every member.
+void doubling_allgather(const Red& red, const Group& g, int64_t v, Range mine, char* acc);
+// The inverse towards one member: in step d = size/2, .., 1 the member whose
+// bit d differs from root_v's sends its range and stops. acc at root_v ends
+// with the whole vector.
+void binomial_gather(const Red& red, const Group& g, int64_t v, int64_t root_v, Range mine, char* acc);
+
+// §2.7 pairwise exchange on nseg = p chunks: in step i rank r sends chunk
+// r + i of `in` to r + i and receives chunk r of rank r − i's input. Rank r's
+// chunk of `acc` (acc may be `in`) ends with the ⊕ of all inputs in rank
+// order: contributions from r − 1 .. 0 are prepended to r's own, those from
+// p − 1 .. r + 1 to a second accumulator, joined by one final ⊕. That is
+// still p − 1 ⊕ per chunk, but the last one comes after the last step: a
+// non-commutative ⊕ costs γm/p more than the model; a commutative one uses
+// one accumulator.
+void ring_reduce_scatter(const Red& red, const char* in, char* acc);
+// Ring allgather (stride 1, p − 1 steps) of the chunks of acc.
+void ring_allgather(const Red& red, char* acc);
+
+// Model pieces: a message of b bytes alone on its links, and one of b bytes
+// each way at once (or any step where a rank sends and receives b bytes):
+// SimGrid's SHARED (half-duplex) links split the bandwidth between the two
+// flows, so it costs α + 2(b + envelope)β there — seed 004's bi-directional
+// step with fβ = βuni/β = 1/2; its fα is 1 on our platforms (latency is not
+// shared).
+double oneway(const Net& net, double b);
+double exchange(const Net& net, double b);
+int floor_log2(int64_t p);
+
+}  // namespace collsim::sim::phases
