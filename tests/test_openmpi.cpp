@@ -6,6 +6,7 @@
 // mpirun not working here is a failure, not a skip.
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -16,6 +17,10 @@
 #include "run_cli.hpp"
 
 namespace collsim::sim {
+
+// Test names and values by name, not as bytes.
+void PrintTo(Collective c, std::ostream* os) { *os << collective_name(c); }
+
 namespace {
 
 std::vector<const Algorithm*> ours(Collective c) {

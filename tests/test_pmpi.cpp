@@ -4,6 +4,8 @@
 // every collective that has one (each of ours in turn); COLLSIM_VERBOSE
 // shows that our algorithms ran. Bad settings stop the program in MPI_Init.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
 
 #include <algorithm>
 #include <cctype>
@@ -53,7 +55,8 @@ struct ProgramRun {
 
 // mpi_program on p ranks; `env` are VAR=value words, `preload` adds the library.
 ProgramRun program(int p, const std::string& env, bool preload) {
-  const std::string err_file = std::string(TEST_TMPDIR) + "/pmpi_stderr_" + std::to_string(p) + ".txt";
+  // ctest runs tests in parallel, each test in a process of its own.
+  const std::string err_file = std::string(TEST_TMPDIR) + "/pmpi_stderr_" + std::to_string(getpid()) + ".txt";
   const std::string cmd = "( env " + env + " " + MPIRUN_SH + " " + std::to_string(p) +
                           (preload ? std::string(" -x LD_PRELOAD=") + PMPI_LIB : "") + " " + MPI_PROGRAM + " 2>" +
                           err_file + " )";
