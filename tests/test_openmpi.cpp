@@ -59,8 +59,9 @@ std::vector<Row> run_case(const std::vector<const Algorithm*>& algos, int p, Ope
 
 class OpenMpi : public testing::TestWithParam<std::tuple<Collective, int>> {};
 
-// Both operators for reductions (matmul catches any reordering of ⊕), every
-// layout where ranks' shares differ, block counts from the policy and n = 5.
+// Both operators for reductions (matmul, which catches any reordering of ⊕,
+// for the algorithms not flagged kCommutative), every layout where ranks'
+// shares differ, block counts from the policy and n = 5.
 TEST_P(OpenMpi, EveryAlgorithmOfOursIsCorrect) {
   const auto [c, p] = GetParam();
   const auto algos = ours(c);
@@ -68,10 +69,15 @@ TEST_P(OpenMpi, EveryAlgorithmOfOursIsCorrect) {
   const bool shares = c == Collective::reduce_scatter || c == Collective::allgatherv;
   for (Operator op : {Operator::bxor, Operator::matmul}) {
     if (!reduces(c) && op == Operator::matmul) continue;
+    // kCommutative algorithms are wrong for matmul by their own flag.
+    std::vector<const Algorithm*> fit;
+    for (const Algorithm* a : algos)
+      if (op == Operator::bxor || !a->has(kCommutative)) fit.push_back(a);
+    if (fit.empty()) continue;
     for (Layout layout : {Layout::even, Layout::ramp, Layout::single}) {
       if (!shares && layout != Layout::even) continue;
       for (int64_t blocks : {0, 5})
-        for (const Row& r : run_case(algos, p, op, layout, blocks))
+        for (const Row& r : run_case(fit, p, op, layout, blocks))
           EXPECT_TRUE(r.correct) << r.algorithm << " p=" << p << " bytes=" << r.bytes << " blocks=" << r.blocks
                                  << " root=" << r.root << " op=" << r.op << " layout=" << r.layout;
     }
