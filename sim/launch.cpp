@@ -151,6 +151,8 @@ std::string join(const std::vector<int64_t>& v) {
   return s;
 }
 
+}  // namespace
+
 Row parse_row(const std::string& line) {
   std::vector<std::string> f;
   std::stringstream ss(line);
@@ -162,6 +164,8 @@ Row parse_row(const std::string& line) {
   if (!f[6].empty()) r.model_us = std::stod(f[6]);
   return r;
 }
+
+namespace {
 
 // A private temporary directory, removed when done.
 struct TempDir {

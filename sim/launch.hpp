@@ -58,6 +58,8 @@ struct Row {
 inline constexpr const char* kCsvHeader =
     "collective,algorithm,p,bytes,blocks,time_us,model_us,root,reps,op,layout,correct";
 std::string csv_line(const Row& r);
+// One line of the harness's CSV; throws std::runtime_error when malformed.
+Row parse_row(const std::string& line);
 
 // Runs every case; one smpirun for all of our algorithms, one per SimGrid
 // built-in (each needs its own --cfg=smpi/<collective>:<name>). `on_batch`

@@ -1,4 +1,5 @@
-// Runs the built `collsim` binary from a test and captures its output.
+// Runs the built `collsim` binary (or any command) from a test and captures
+// its output.
 #pragma once
 
 #include <sys/wait.h>
@@ -15,9 +16,9 @@ struct CliResult {
   std::string out;  // stdout, plus stderr when asked
 };
 
-// `args` is appended to the collsim path as shell words.
-inline CliResult run_collsim(const std::string& args, bool with_stderr = false) {
-  const std::string cmd = std::string(COLLSIM_BIN) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+// Runs a shell command line.
+inline CliResult run_command(const std::string& command, bool with_stderr = false) {
+  const std::string cmd = command + (with_stderr ? " 2>&1" : " 2>/dev/null");
   CliResult result{-1, ""};
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) return result;
@@ -27,6 +28,11 @@ inline CliResult run_collsim(const std::string& args, bool with_stderr = false) 
   const int raw = pclose(pipe);
   result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   return result;
+}
+
+// `args` is appended to the collsim path as shell words.
+inline CliResult run_collsim(const std::string& args, bool with_stderr = false) {
+  return run_command(std::string(COLLSIM_BIN) + " " + args, with_stderr);
 }
 
 // Writes `text` to a fresh file under the test's temporary directory.

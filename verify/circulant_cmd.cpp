@@ -1,14 +1,22 @@
 // `collsim verify circulant`: exhaustive sweep over a range of p, or a file.
 // Exit status: 0 all checks hold, 1 a counterexample (printed), 2 bad input.
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <stdexcept>
+#include <vector>
 
 #include "args.hpp"
 #include "circulant_check.hpp"
+#include "circulant_sweep.hpp"
 #include "range_sweep.hpp"
 #include "verify_kinds.hpp"
 #include "schedule_csv.hpp"
@@ -18,42 +26,6 @@ namespace collsim {
 namespace {
 
 using cli::po::value;
-
-// Everything one `verify circulant --p A:B` run found.
-struct CirculantSweep {
-  int64_t processors = 0;
-  CirculantBatchStats worst;  // maxima over all p, histogram summed
-  int64_t p_of_max_recursion = 0, p_of_max_violations = 0;
-  std::optional<Counterexample> failure;
-
-  void merge(const CirculantBatchStats& s, int64_t p) {
-    if (s.max_recursive_calls > worst.max_recursive_calls) {
-      worst.max_recursive_calls = s.max_recursive_calls;
-      worst.rank_of_max_recursion = s.rank_of_max_recursion;
-      p_of_max_recursion = p;
-    }
-    if (s.max_violations > worst.max_violations) {
-      worst.max_violations = s.max_violations;
-      worst.rank_of_max_violations = s.rank_of_max_violations;
-      p_of_max_violations = p;
-    }
-    for (size_t v = 0; v < s.violation_histogram.size(); ++v) worst.violation_histogram[v] += s.violation_histogram[v];
-  }
-};
-
-CirculantSweep sweep(cli::Range range, const std::vector<int64_t>& blocks, int threads) {
-  CirculantSweep total;
-  std::mutex lock;  // guards total
-  total.failure = sweep_range(range, threads, "verify circulant", [&](int64_t p) {
-    CirculantBatchStats stats;
-    auto failure = verify_circulant_p(p, blocks, stats);
-    std::lock_guard<std::mutex> guard(lock);
-    total.processors += p;
-    total.merge(stats, p);
-    return failure;
-  });
-  return total;
-}
 
 void print_sweep(cli::Range range, const CirculantSweep& s, double seconds) {
   std::printf("verify circulant: p = %lld..%lld, %lld processors checked in %.2f s\n", (long long)range.lo,
@@ -67,9 +39,60 @@ void print_sweep(cli::Range range, const CirculantSweep& s, double seconds) {
   std::printf("\n");
 }
 
+// Started by Open MPI's mpirun with several ranks, this (MPI-free) program
+// becomes collsim-verify-mpi, which splits the range over the ranks.
+void exec_mpi_version_under_mpirun(int argc, char** argv) {
+  const char* ranks = std::getenv("OMPI_COMM_WORLD_SIZE");
+  if (!ranks || std::atoi(ranks) < 2) return;
+  std::vector<char*> args{const_cast<char*>(COLLSIM_VERIFY_MPI)};
+  args.insert(args.end(), argv, argv + argc);
+  args.push_back(nullptr);
+  execv(COLLSIM_VERIFY_MPI, args.data());
+  throw std::runtime_error(std::string("cannot start ") + COLLSIM_VERIFY_MPI + ": " + std::strerror(errno));
+}
+
 }  // namespace
 
+void CirculantSweep::merge(const CirculantBatchStats& s, int64_t p_recursion, int64_t p_violations) {
+  if (s.max_recursive_calls > worst.max_recursive_calls) {
+    worst.max_recursive_calls = s.max_recursive_calls;
+    worst.rank_of_max_recursion = s.rank_of_max_recursion;
+    p_of_max_recursion = p_recursion;
+  }
+  if (s.max_violations > worst.max_violations) {
+    worst.max_violations = s.max_violations;
+    worst.rank_of_max_violations = s.rank_of_max_violations;
+    p_of_max_violations = p_violations;
+  }
+  for (size_t v = 0; v < s.violation_histogram.size(); ++v) worst.violation_histogram[v] += s.violation_histogram[v];
+}
+
+void CirculantSweep::merge(const CirculantSweep& other) {
+  processors += other.processors;
+  merge(other.worst, other.p_of_max_recursion, other.p_of_max_violations);
+  if (other.failure && (!failure || other.failure->p < failure->p)) failure = other.failure;
+}
+
+CirculantSweep sweep_circulant(cli::Range range, const std::vector<int64_t>& blocks, int threads) {
+  CirculantSweep total;
+  std::mutex lock;  // guards total
+  total.failure = sweep_range(range, threads, "verify circulant", [&](int64_t p) {
+    CirculantBatchStats stats;
+    auto failure = verify_circulant_p(p, blocks, stats);
+    std::lock_guard<std::mutex> guard(lock);
+    total.processors += p;
+    total.merge(stats, p);
+    return failure;
+  });
+  return total;
+}
+
 int verify_circulant(int argc, char** argv) {
+  exec_mpi_version_under_mpirun(argc, argv);
+  return verify_circulant(argc, argv, sweep_circulant);
+}
+
+int verify_circulant(int argc, char** argv, const CirculantSweeper& sweeper) {
   cli::po::options_description opts("verify circulant options");
   opts.add_options()("p", value<std::string>(), "range of processor counts A:B (or one p)")(
       "file", value<std::string>(), "check a schedule CSV (header rank,k,recvblock,sendblock) instead")(
@@ -108,7 +131,7 @@ int verify_circulant(int argc, char** argv) {
   }
   const cli::Range range = cli::parse_range(vm["p"].as<std::string>(), "--p", 1, kMaxProcs);
   const auto start = std::chrono::steady_clock::now();
-  const CirculantSweep result = sweep(range, blocks, threads);
+  const CirculantSweep result = sweeper(range, blocks, threads);
   print_sweep(range, result, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   if (result.failure) {
     std::printf("FAIL %s\n", describe(*result.failure).c_str());

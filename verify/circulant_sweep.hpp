@@ -1,0 +1,39 @@
+// `collsim verify circulant --p A:B` in parts, so that the MPI build
+// (verify_mpi.cpp: collsim-verify-mpi) can split the range of p over ranks,
+// merge what they found and share the rest: options, summary, exit status.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "args.hpp"
+#include "circulant_check.hpp"
+
+namespace collsim {
+
+// Everything one sweep over a range of p found.
+struct CirculantSweep {
+  int64_t processors = 0;
+  CirculantBatchStats worst;  // maxima over all p, histogram summed
+  int64_t p_of_max_recursion = 0, p_of_max_violations = 0;
+  std::optional<Counterexample> failure;  // the one of the smallest p
+
+  // Adds the stats of one p; on ties the maximum seen first stays.
+  void merge(const CirculantBatchStats& s, int64_t p) { merge(s, p, p); }
+  // Adds another sweep's findings (merge in increasing p for the same ties).
+  void merge(const CirculantSweep& other);
+
+ private:
+  void merge(const CirculantBatchStats& s, int64_t p_recursion, int64_t p_violations);
+};
+
+// The sweep on this machine, on `threads` threads.
+CirculantSweep sweep_circulant(cli::Range range, const std::vector<int64_t>& blocks, int threads);
+
+using CirculantSweeper = std::function<CirculantSweep(cli::Range, const std::vector<int64_t>& blocks, int threads)>;
+// `verify circulant` with the range swept by `sweeper`.
+int verify_circulant(int argc, char** argv, const CirculantSweeper& sweeper);
+
+}  // namespace collsim
