@@ -48,6 +48,25 @@ COLLSIM_RAB(binary_blocks)
 COLLSIM_RAB(ring)
 #undef COLLSIM_RAB
 
+// --- scan, exscan (algorithms/scan_*.cpp) ---
+void exscan_two_op_doubling(const CollArgs&);
+double model_exscan_two_op_doubling(const Net&, int64_t, int64_t, int64_t);
+void exscan_1_doubling(const CollArgs&);
+double model_exscan_1_doubling(const Net&, int64_t, int64_t, int64_t);
+void exscan_123_doubling(const CollArgs&);
+double model_exscan_123_doubling(const Net&, int64_t, int64_t, int64_t);
+void scan_hillis_steele(const CollArgs&);
+double model_scan_hillis_steele(const Net&, int64_t, int64_t, int64_t);
+void scan_two_op_doubling(const CollArgs&);
+double model_scan_two_op_doubling(const Net&, int64_t, int64_t, int64_t);
+void scan_1_doubling(const CollArgs&);
+double model_scan_1_doubling(const Net&, int64_t, int64_t, int64_t);
+void scan_123_doubling(const CollArgs&);
+double model_scan_123_doubling(const Net&, int64_t, int64_t, int64_t);
+void scan_two_tree(const CollArgs&);
+void exscan_two_tree(const CollArgs&);
+double model_scan_two_tree(const Net&, int64_t, int64_t, int64_t);
+
 // --- SimGrid's own MPI calls (algorithms/smpi_builtin.cpp) ---
 void bcast_smpi(const CollArgs&);
 void reduce_smpi(const CollArgs&);
@@ -198,6 +217,25 @@ const std::vector<Algorithm> kAlgorithms = {
     // implementation, which combines in the wrong order (checked by test_sim).
     SMPI_COLL(scan, "default", kCommutative, "linear; wrong for non-commutative operators"),
     SMPI_COLL(exscan, "default", kCommutative, "linear; wrong for non-commutative operators"),
+    // Ours (seed 000): the critical path of the plan is the model.
+    {"hillis-steele", Collective::scan, scan_hillis_steele, kNone, model_scan_hillis_steele,
+     "straight doubling, skips 2^k: ceil(log2 p) rounds and ceil(log2 p) ops"},
+    {"two-op-doubling", Collective::scan, scan_two_op_doubling, kNone, model_scan_two_op_doubling,
+     "exclusive two-op doubling, then W+V: ceil(log2 p) rounds"},
+    {"1-doubling", Collective::scan, scan_1_doubling, kNone, model_scan_1_doubling,
+     "exclusive 1-doubling, then W+V: 1+ceil(log2(p-1)) rounds"},
+    {"123-doubling", Collective::scan, scan_123_doubling, kNone, model_scan_123_doubling,
+     "exclusive 123-doubling (Traeff 2025, Alg. 1), then W+V: q rounds"},
+    {"two-op-doubling", Collective::exscan, exscan_two_op_doubling, kNone, model_exscan_two_op_doubling,
+     "shift, then doubling sending W+V: ceil(log2 p) rounds, up to 2ceil(log2 p)-2 ops"},
+    {"1-doubling", Collective::exscan, exscan_1_doubling, kNone, model_exscan_1_doubling,
+     "shift, then straight doubling on ranks 1..p-1: 1+ceil(log2(p-1)) rounds and ops-1"},
+    {"123-doubling", Collective::exscan, exscan_123_doubling, kNone, model_exscan_123_doubling,
+     "Traeff 2025, Alg. 1, skips 1,2,3*2^(k-2): q=ceil(log2(p-1)+log2(4/3)) rounds"},
+    {"two-tree", Collective::scan, scan_two_tree, kBlocks, model_scan_two_tree,
+     "pipelined up/down phases on two inorder trees (seed 002 2.3): (4h-2+2(2n-2))(a+b*m/2n)"},
+    {"two-tree", Collective::exscan, exscan_two_tree, kBlocks, model_scan_two_tree,
+     "pipelined up/down phases on two inorder trees (seed 002 2.3): (4h-2+2(2n-2))(a+b*m/2n)"},
 };
 
 #undef SMPI_BCAST

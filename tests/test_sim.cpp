@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -159,6 +160,97 @@ TEST(SimScans, SimGridBuiltinIsWrongForNonCommutativeOperators) {
     req.op = Operator::matmul;
     EXPECT_FALSE(simulate(req).at(0).correct) << collective_name(c);
   }
+}
+
+// The pipelined two-tree scans with block counts 1, 2, 5 and more blocks than
+// elements (clamped), at sizes where the halves differ by one element.
+TEST(SimScans, TwoTreeKeepsTheOrderForEveryBlockCount) {
+  for (Collective c : {Collective::scan, Collective::exscan}) {
+    SimRequest req = request(2);
+    req.algos = {&find_algorithm(c, "two-tree")};
+    req.op = Operator::matmul;
+    req.sizes = {32, 7 * 32, 211 * 32};
+    for (int64_t p : {2, 3, 6, 9, 10, 31}) {
+      req.p = req.platform.nodes = p;
+      for (int64_t blocks : {1, 2, 5, 300}) {
+        req.blocks = blocks;
+        for (const Row& r : simulate(req))
+          EXPECT_TRUE(r.correct) << collective_name(c) << " p=" << p << " n=" << blocks << " bytes=" << r.bytes;
+      }
+    }
+  }
+}
+
+// The doubling scans' critical paths, written out here from the papers' round
+// and operator counts (not from the plans): every round costs one message
+// α + (m + 16)β on the slowest chain, plus γm per ⊕ on that chain.
+//   hillis-steele    ceil(log2 p) rounds, one ⊕ after each
+//   1-doubling       1 + ceil(log2(p-1)) rounds, ⊕ after all but the first
+//   123-doubling     q rounds; q - 1 ⊕ into W, one forming round 1's W ⊕ V
+//   two-op-doubling  ceil(log2 p) rounds, W ⊕ V before and T ⊕ W after each
+//                    but the first, except that the last round's sender
+//                    s = p-1-2^(q-1) has W ⊕ V ready early when it got its
+//                    last message rounds before (s < 2^(q-2); p = 17: s = 0
+//                    sends V, p = 36: s = 3): then 2q - 3 ⊕ on the chain
+double doubling_closed_form(const std::string& algo, int64_t p, int64_t m, const Net& net) {
+  const auto clog2 = [](double x) { return static_cast<int64_t>(std::ceil(std::log2(x) - 1e-12)); };
+  const double msg = net.alpha + static_cast<double>(m + 16) * net.beta, op = net.gamma * static_cast<double>(m);
+  const int64_t q = clog2(p), q1 = clog2(static_cast<double>(p - 1)),
+                q123 = clog2(static_cast<double>(p - 1) * 4.0 / 3.0);
+  if (algo == "hillis-steele") return static_cast<double>(q) * (msg + op);
+  if (algo == "1-doubling") return static_cast<double>(1 + q1) * msg + static_cast<double>(q1) * op;
+  if (algo == "123-doubling") return static_cast<double>(q123) * (msg + op);
+  if (algo == "two-op-doubling") {
+    const int64_t s = p - 1 - (int64_t{1} << (q - 1));
+    EXPECT_LT(s, int64_t{1} << (q - 2)) << "closed form not derived for p=" << p;
+    return static_cast<double>(q) * msg + static_cast<double>(2 * q - 3) * op;
+  }
+  ADD_FAILURE() << algo;
+  return 0;
+}
+
+// On full-duplex links simulation, the registry's models (the plans'
+// critical paths) and the closed forms agree within 1 %.
+TEST(SimScans, DoublingTimesMatchTheModelWithinOnePercent) {
+  const Net net{5e-6, 1e-9, 1e-9};
+  const std::pair<Collective, const char*> cases[] = {{Collective::scan, "hillis-steele"},
+                                                      {Collective::exscan, "1-doubling"},
+                                                      {Collective::exscan, "123-doubling"},
+                                                      {Collective::exscan, "two-op-doubling"}};
+  for (int64_t p : {17, 36}) {
+    for (const auto& [c, name] : cases) {
+      SimRequest req = request(p);
+      req.algos = {&find_algorithm(c, name)};
+      req.sizes = {8, 80000};
+      for (const Row& r : simulate(req)) {
+        const double expect = doubling_closed_form(name, p, r.bytes, net) * 1e6;
+        EXPECT_NEAR(r.time_us, expect, 0.01 * expect) << name << " p=" << p << " m=" << r.bytes;
+        ASSERT_TRUE(r.model_us.has_value());
+        EXPECT_NEAR(*r.model_us, r.time_us, 0.01 * r.time_us) << name << " p=" << p << " m=" << r.bytes;
+      }
+    }
+  }
+}
+
+// The acceptance case: p = 36, one rank per node of the Omni-Path
+// preset, 10 000 longs with bxor: 123-doubling beats 1-doubling and SimGrid's
+// linear MPI_Exscan.
+TEST(SimScans, OneTwoThreeDoublingWinsAtP36With10000Longs) {
+  SimRequest req = request(36);
+  req.platform = *platforms::find_preset("omnipath36x32");
+  req.platform.cores_per_node = 1;
+  req.algos = {&find_algorithm(Collective::exscan, "123-doubling"), &find_algorithm(Collective::exscan, "1-doubling"),
+               &find_algorithm(Collective::exscan, "smpi:default")};
+  req.sizes = {80000};
+  const std::vector<Row> rows = simulate(req);
+  ASSERT_EQ(rows.size(), 3u);
+  std::map<std::string, double> us;
+  for (const Row& r : rows) {
+    EXPECT_TRUE(r.correct) << r.algorithm;
+    us[r.algorithm] = r.time_us;
+  }
+  EXPECT_LT(us.at("123-doubling"), us.at("1-doubling"));
+  EXPECT_LT(us.at("123-doubling"), us.at("smpi:default"));
 }
 
 TEST(SimBcast, FullDuplexTimesMatchTheModelWithinOnePercent) {
