@@ -211,6 +211,23 @@ TEST(SimReductions, TwoTreeFullDuplexTimesMatchTheModelWithinOnePercent) {
   }
 }
 
+// Non-commutative ⊕ with a root other than 0 and p − 1: the two-tree reduce
+// reduces to p − 1 and forwards each block (reduce_two_tree.cpp); the
+// roots 0 and p − 1 of expect_all_correct do not reach that path.
+TEST(SimReductions, TwoTreeMatmulToAMiddleRoot) {
+  for (int64_t p : {3, 5, 8, 17}) {
+    SimRequest req = request(p);
+    req.algos = {&find_algorithm(Collective::reduce, "two-tree")};
+    req.op = Operator::matmul;
+    req.sizes = {32, 211 * 32};
+    req.roots = {1, p / 2};
+    for (int64_t n : {1, 3}) {
+      req.blocks = n;
+      for (const Row& r : simulate(req)) EXPECT_TRUE(r.correct) << "p=" << p << " root=" << r.root << " n=" << n;
+    }
+  }
+}
+
 // The acceptance case: p = 64, m = 4 MiB, n = 64: 69 rounds of α + (65536 + 16)β.
 TEST(SimBcast, CirculantAcceptanceCase) {
   SimRequest req = request(64);
