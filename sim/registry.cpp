@@ -145,9 +145,9 @@ const std::vector<Algorithm> kAlgorithms = {
     {"circulant", Collective::allgatherv, allgatherv_circulant, kBlocks, model_allgatherv_circulant,
      "p circulant broadcasts at once (Alg. 7), any counts: ~(n-1+q)a+bm"},
     {"two-tree", Collective::reduce, reduce_two_tree, kBlocks, model_reduce_two_tree,
-     "n blocks up two inorder trees (Sanders et al. 2.2), order kept: (n+4(h-1))(a+(b+g)m/n)"},
+     "two-tree bcast schedule reversed (Sanders et al. 2.2), order kept: S(a+(b+g)m/n), S<=n+2q-2"},
     {"two-tree", Collective::allreduce, allreduce_two_tree, kBlocks, model_allreduce_two_tree,
-     "two-tree reduce to p-1 + two-tree bcast, order kept: (n+4(h-1))(2a+(2b+g)m/n)"},
+     "two-tree reduce to p-1 + two-tree bcast, order kept: S(2a+(2b+g)m/n), S<=n+2q-2"},
     // The other collectives' built-ins. Flags and notes as measured with
     // --op matmul and bxor at p = 6 and 8, sizes 96 B and 4 KiB, ramp layout.
     SMPI_COLL(reduce, "default", kNone, "default"),

@@ -336,6 +336,56 @@ TEST(SimReductions, ModelsMatchTheSimulationOnHalfAndFullDuplex) {
   EXPECT_NEAR(half - full, 2 * 15 * chunk_us, 0.01 * (half - full));
 }
 
+// Two-tree reduce and allreduce follow the broadcast's step schedule
+// reversed (two_tree_steps.hpp): S = n + Λ steps as the broadcast (Λ = 7 at
+// p = 17, 10 at p = 64, see closed_form), each with one ⊕ of a block on the
+// critical path; the allreduce adds the broadcast's S steps. matmul (32-byte
+// elements, non-commutative) with block sizes that are whole elements, so
+// ⌈m/n⌉ is the real block size; roots 0 and p − 1, γ = 1 ns/B.
+TEST(SimReductions, TwoTreeFullDuplexTimesMatchTheModelWithinOnePercent) {
+  const double alpha = 5e-6, beta = 1e-9, gamma = 1e-9;
+  for (Collective c : {Collective::reduce, Collective::allreduce}) {
+    for (int64_t p : {17, 64}) {
+      for (int64_t n : {8, 64}) {
+        SimRequest req = request(p);
+        req.algos = {&find_algorithm(c, "two-tree")};
+        req.op = Operator::matmul;
+        req.sizes = {64 << 10, 256 << 10};
+        req.roots = {0, p - 1};
+        req.blocks = n;
+        for (const Row& r : simulate(req)) {
+          const double steps = static_cast<double>(n + (p == 17 ? 7 : 10));
+          const double block = static_cast<double>(r.bytes / n);
+          const double up = steps * (alpha + (block + 16) * beta + block * gamma);
+          const double expect = 1e6 * (c == Collective::reduce ? up : up + steps * (alpha + (block + 16) * beta));
+          EXPECT_TRUE(r.correct) << collective_name(c) << " p=" << p;
+          EXPECT_NEAR(r.time_us, expect, 0.01 * expect)
+              << collective_name(c) << " p=" << p << " m=" << r.bytes << " n=" << r.blocks << " root=" << r.root;
+          ASSERT_TRUE(r.model_us.has_value());
+          EXPECT_NEAR(*r.model_us, expect, 1e-3) << collective_name(c) << " p=" << p << " n=" << n;
+        }
+      }
+    }
+  }
+}
+
+// Non-commutative ⊕ with a root other than 0 and p − 1: the two-tree reduce
+// reduces to p − 1 and forwards each block (reduce_two_tree.cpp); the
+// roots 0 and p − 1 of expect_all_correct do not reach that path.
+TEST(SimReductions, TwoTreeMatmulToAMiddleRoot) {
+  for (int64_t p : {3, 5, 8, 17}) {
+    SimRequest req = request(p);
+    req.algos = {&find_algorithm(Collective::reduce, "two-tree")};
+    req.op = Operator::matmul;
+    req.sizes = {32, 211 * 32};
+    req.roots = {1, p / 2};
+    for (int64_t n : {1, 3}) {
+      req.blocks = n;
+      for (const Row& r : simulate(req)) EXPECT_TRUE(r.correct) << "p=" << p << " root=" << r.root << " n=" << n;
+    }
+  }
+}
+
 // The acceptance case: p = 64, m = 4 MiB, n = 64: 69 rounds of α + (65536 + 16)β.
 TEST(SimBcast, CirculantAcceptanceCase) {
   SimRequest req = request(64);

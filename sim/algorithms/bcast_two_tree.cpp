@@ -42,6 +42,8 @@
 // 126}, n in {1, 2, 3, 8, 9}, all but one case: p = 3, n = 1 takes 2 steps,
 // not 3 (the tree root waits a step for its one child edge's colour while
 // nothing else moves). Shorter last blocks make the time slightly smaller.
+// Code: the per-rank plan (lags, edges per parity) and S live in
+// two_tree_steps.{hpp,cpp}, shared with two-tree reduce and allreduce.
 // Limits: any p, any root, any n ≥ 1; no ⊕; needs full duplex to reach the
 // cost. Memory: none beyond the buffer; O(log² p) setup per rank (a rank's
 // lag walks up its two trees); the model visits all p ranks, O(p log p).
@@ -75,98 +77,9 @@
 #include <algorithm>
 
 #include "collective.hpp"
-#include "two_tree.hpp"
+#include "two_tree_steps.hpp"
 
 namespace collsim::sim {
-
-namespace {
-
-// Log colour of the root edge of the tree that carries block n − 1: the
-// tree with the smaller maximum lag (header comment).
-int last_tree_color(int64_t p) { return (p & (p - 1)) == 0 ? 1 : 0; }
-
-// 1 if every colour is complemented, so that block n − 1, sent in step
-// n − 1, goes down that tree.
-int flip(int64_t p, int64_t n) { return static_cast<int>((n - 1) & 1) ^ last_tree_color(p); }
-
-// A child gets a block one step after its parent if their in-edges differ
-// in colour, else two: its edge is idle in the step between.
-int64_t child_lag(int64_t lag, int color, int child_color) { return lag + 1 + (color == child_color); }
-
-// Step lag of `rank` in `tree` (its tree root's is 0), walking up.
-int64_t lag_of(const TwoTree& tt, int tree, int64_t rank) {
-  int64_t lag = 0;
-  int color = tt.log_color(tree, rank);
-  for (int64_t up = tt.parent(tree, rank); up != tt.root(); up = tt.parent(tree, up)) {
-    const int up_color = tt.log_color(tree, up);
-    lag = child_lag(lag, up_color, color);
-    color = up_color;
-  }
-  return lag;
-}
-
-// A rank's edge used in the steps of one parity: block s − lag moves in step s.
-struct Edge {
-  int64_t peer = -1;  // real rank; -1: no edge of this colour
-  int64_t lag = 0;
-  // The block moving in step s, or -1.
-  int64_t block(int64_t s, int64_t n) const {
-    const int64_t b = s - lag;
-    return peer >= 0 && b >= 0 && b < n ? b : -1;
-  }
-};
-
-// The rank's receive and send edge per step parity (= colour after `flip`).
-struct Plan {
-  Edge in[2], out[2];
-};
-
-Plan plan_of(const TwoTree& tt, int64_t rank, int flipped) {
-  Plan plan;
-  for (int tree = 1; tree <= 2; ++tree) {
-    int color = -1;  // the root: its children are tree roots, lag 0
-    int64_t lag = 0;
-    if (rank != tt.root()) {
-      color = tt.log_color(tree, rank);
-      lag = lag_of(tt, tree, rank);
-      plan.in[color ^ flipped] = {tt.parent(tree, rank), lag};
-    }
-    int64_t kids[2];
-    const int count = tt.children(tree, rank, kids);
-    for (int i = 0; i < count; ++i) {
-      const int c = tt.log_color(tree, kids[i]);
-      plan.out[c ^ flipped] = {kids[i], color < 0 ? 0 : child_lag(lag, color, c)};
-    }
-  }
-  return plan;
-}
-
-// Largest lag in the subtree of `rank` (in-edge colour `color`, lag `lag`).
-int64_t max_lag(const TwoTree& tt, int tree, int64_t rank, int color, int64_t lag) {
-  int64_t kids[2];
-  const int count = tt.children(tree, rank, kids);
-  int64_t most = lag;
-  for (int i = 0; i < count; ++i) {
-    const int c = tt.log_color(tree, kids[i]);
-    most = std::max(most, max_lag(tt, tree, kids[i], c, child_lag(lag, color, c)));
-  }
-  return most;
-}
-
-// S of the header comment.
-int64_t steps(int64_t p, int64_t n) {
-  const TwoTree tt(p, p - 1);
-  int64_t last = 0;
-  for (int tree = 1; tree <= 2; ++tree) {
-    const int64_t root = tt.tree_root(tree);
-    const int color = tt.log_color(tree, root);
-    const int64_t final_block = color == last_tree_color(p) ? n - 1 : n - 2;
-    if (final_block >= 0) last = std::max(last, final_block + max_lag(tt, tree, root, color, 0));
-  }
-  return last + 1;
-}
-
-}  // namespace
 
 void bcast_two_tree(const CollArgs& a) {
   int p = 0, rank = 0;
@@ -175,24 +88,21 @@ void bcast_two_tree(const CollArgs& a) {
   if (p == 1 || a.bytes == 0) return;
   const int64_t n = a.blocks;
   const TwoTree tt(p, a.root);
-  const Plan plan = plan_of(tt, rank, flip(p, n));
-  const int64_t end = n + std::max({plan.in[0].lag, plan.in[1].lag, plan.out[0].lag, plan.out[1].lag});
-  for (int64_t s = 0; s < end; ++s) {
-    const Edge &to = plan.out[s & 1], &from = plan.in[s & 1];
-    const int64_t sb = to.block(s, n), rb = from.block(s, n);
-    if (sb < 0 && rb < 0) continue;  // idle: no message, no waiting
+  for_each_busy_step(two_tree_bcast_plan(tt, rank, n), n, [&](const Step& st) {
+    const int64_t sb = st.send_block, rb = st.recv_block;
+    const StepEdge &to = st.to, &from = st.from;
     const Span out = block_span(a.bytes, n, std::max<int64_t>(sb, 0));
     const Span in = block_span(a.bytes, n, std::max<int64_t>(rb, 0));
     MPI_Sendrecv(at(a.buf, out.begin), sb < 0 ? 0 : out.count(), MPI_BYTE,
                  sb < 0 ? MPI_PROC_NULL : static_cast<int>(to.peer), 0, at(a.buf, in.begin),
                  rb < 0 ? 0 : in.count(), MPI_BYTE, rb < 0 ? MPI_PROC_NULL : static_cast<int>(from.peer), 0,
                  a.comm, MPI_STATUS_IGNORE);
-  }
+  });
 }
 
 double model_bcast_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   if (p < 2 || bytes == 0) return 0;
-  return static_cast<double>(steps(p, blocks)) * net.message((bytes + blocks - 1) / blocks);
+  return static_cast<double>(two_tree_step_count(p, blocks)) * net.message((bytes + blocks - 1) / blocks);
 }
 
 }  // namespace collsim::sim

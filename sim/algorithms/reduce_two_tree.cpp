@@ -1,21 +1,33 @@
-// two-tree reduce: half the n blocks reduced up T1, half up T2, pipelined
-// (seed 002 §2.2; the trees and the order argument in two_tree_pipeline.hpp).
+// two-tree reduce: the pipelined two-tree broadcast run backwards in time
+// (seed 002 §2.2): the same trees T1, T2, the same edge colours and step
+// lags, blocks flowing from the leaves to the root; schedule and order
+// argument in two_tree_pipeline.hpp and two_tree_steps.hpp.
 //
 // Associative ⊕ only, order kept (no kCommutative): with root 0 or p − 1 the
 // trees run as they are. For a non-commutative ⊕ and another root the trees
-// reduce to p − 1 and p − 1 forwards each finished block to the root, one
-// more message per block in the pipeline: about one step (α + β⌈m/n⌉) more.
-// A commutative ⊕ takes any root directly (Theorem 1's last sentence).
+// reduce to p − 1, which sends each finished block to the root outside the
+// step schedule (measured: 1 step more at n = 1, up to about 4 at n = 16, as
+// the root's link is shared with its children's messages; not in the
+// model, which has no root argument). A commutative ⊕ takes any root
+// directly (Theorem 1's last sentence).
 //
-// Cost (seed 002, Theorem 1, p. 5 of the paper): 4(h − 1)α +
-// 4√((h − 1)αβm/2) + βm at the best n, 2^h ≥ p − 1. That is the optimum
-// over n of (n + 4(h − 1))(α + β m/n) up to the factor √2 under the root,
-// which the printed formula has and this form does not (the minimum of
-// (n + c)(α + βm/n) is cα + βm + 2√(cαβm)); we use the n-form, plus γ⌈m/n⌉
-// per step: an interior rank combines two children's blocks every other
-// step. Model: (n + 4(h − 1))(α + (β + γ)⌈m/n⌉).
+// Cost: S (α + β(⌈m/n⌉ + 16) + γ⌈m/n⌉), S the broadcast's step count
+// (bcast_two_tree.cpp). Why one γ per step: a rank receives at most one
+// block per step and combines it at once, one ⊕ (left child ⊕ own and then
+// ⊕ right child happen in the two different steps the children arrive in),
+// and every step's send waits for the sender's ⊕ of the step before, so the
+// critical path is S messages each followed by one ⊕, the last at the root.
+// Exact under SMPI (0.00 % at p = 17, 64000 B, n = 16: 299.368 µs) for
+// roots 0 and p − 1 when ⌈m/n⌉ is a whole number of elements; otherwise the
+// blocks, cut on element boundaries, are slightly longer than the model's
+// ⌈m/n⌉ (+0.3 % at n = 33, 64 KiB, 32-byte elements). Exception: p = 3,
+// where every edge is idle every other step, runs up to 33 % faster than S
+// steps with γ > 0 (and n = 1 at γ → 0, as the broadcast).
+// Against the paper: Theorem 1 prints 4(h − 1)α + … for the reduction, twice
+// the broadcast's latency as we read it (bcast_two_tree.cpp): the mirrored
+// schedule has exactly the broadcast's steps, n + Λ ≤ n + 2⌈log2 p⌉ − 2.
 // Limits: any p, any root, any count, n ≥ 1.
-// Memory: one m-byte buffer per child (at most two) plus the accumulator.
+// Memory: the accumulator (m bytes; the root's buf) plus one block of scratch.
 #include <cstring>
 #include <vector>
 
@@ -41,7 +53,7 @@ void reduce_two_tree(const CollArgs& a) {
 }
 
 double model_reduce_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
-  return two_tree_model(net, p, bytes, blocks, net.gamma);
+  return two_tree_reduce_model(net, p, bytes, blocks);
 }
 
 }  // namespace collsim::sim
