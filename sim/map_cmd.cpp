@@ -131,7 +131,7 @@ void plot(const fs::path& out, const std::string& title, const std::vector<int64
   const std::string common = "set terminal pngcairo size 1400,800 font ',9' noenhanced\nset xtics " + tics(xl) +
                              " rotate by 45 right\nset ytics " + tics(yl) +
                              "\nset xlabel 'input vector size'\nset ylabel 'number of MPI processes p'\n"
-                             "set rmargin at screen 0.82\nset colorbox user origin screen 0.84, screen 0.15 size screen 0.02, screen 0.7\n"
+                             "set rmargin at screen 0.78\nset colorbox user origin screen 0.80, screen 0.15 size screen 0.02, screen 0.7\n"
                              "set xrange [-0.5:" + std::to_string(sizes.size() - 0.5) + "]\nset yrange [-0.5:" +
                              std::to_string(ps.size() - 0.5) + "]\n";
   std::ofstream gp(out / "map.gp");

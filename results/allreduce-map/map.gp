@@ -1,4 +1,6 @@
 set terminal pngcairo size 1400,800 font ',9' noenhanced
+set rmargin at screen 0.78
+set colorbox user origin screen 0.80, screen 0.15 size screen 0.02, screen 0.7
 set xtics ('8B' 0, '64B' 1, '512B' 2, '4KiB' 3, '32KiB' 4, '64KiB' 5, '256KiB' 6, '1MiB' 7, '8MiB' 8) rotate by 45 right
 set ytics ('2' 0, '3' 1, '4' 2, '5' 3, '8' 4, '13' 5, '16' 6, '24' 7, '32' 8, '33' 9, '64' 10, '128' 11)
 set xlabel 'input vector size'
