@@ -2,6 +2,7 @@
 // DIR/results.csv, a PNG of time and bandwidth against size with the cost
 // models as dashed lines, and a table of our best against SimGrid's best.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -112,8 +113,16 @@ int compare_command(int argc, char** argv) {
               "speedup");
   for (const auto& [bytes, pair] : best) {
     const auto& [ours, theirs] = pair;
-    std::printf("%-8s  %-22s %12.2f  %-30s %12.2f  %8.2f\n", sim::format_bytes(bytes).c_str(), ours.name.c_str(),
-                ours.us, theirs.name.c_str(), theirs.us, theirs.us / ours.us);
+    // "-" where one side has no correct result at this size.
+    auto cell = [](const Best& b, const char* fmt) {
+      char text[32] = "-";
+      if (std::isfinite(b.us)) std::snprintf(text, sizeof text, fmt, b.us);
+      return std::string(text);
+    };
+    const Best ratio{"", theirs.us / ours.us};
+    std::printf("%-8s  %-22s %12s  %-30s %12s  %8s\n", sim::format_bytes(bytes).c_str(),
+                ours.name.empty() ? "-" : ours.name.c_str(), cell(ours, "%.2f").c_str(),
+                theirs.name.empty() ? "-" : theirs.name.c_str(), cell(theirs, "%.2f").c_str(), cell(ratio, "%.2f").c_str());
   }
   std::printf("results: %s\nplot:    %s\n", csv.string().c_str(),
               plotted ? png.string().c_str() : "(gnuplot failed; see plot.gp)");
