@@ -298,6 +298,13 @@ std::vector<const Algorithm*> algorithms_of(Collective c) {
   return list;
 }
 
+std::vector<const Algorithm*> our_algorithms(Collective c) {
+  std::vector<const Algorithm*> list;
+  for (const Algorithm* a : algorithms_of(c))
+    if (!a->has(kSmpiBuiltin)) list.push_back(a);
+  return list;
+}
+
 std::string known_names(Collective c) {
   std::string names;
   for (const Algorithm* a : algorithms_of(c)) names += (names.empty() ? "" : ", ") + std::string(a->name);

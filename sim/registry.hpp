@@ -92,6 +92,8 @@ struct Algorithm {
 
 const std::vector<Algorithm>& algorithms();
 std::vector<const Algorithm*> algorithms_of(Collective c);
+// Ours only: every row of c but SimGrid's built-ins.
+std::vector<const Algorithm*> our_algorithms(Collective c);
 // Throws std::invalid_argument "unknown <collective> algorithm 'x'; known: ...".
 const Algorithm& find_algorithm(Collective c, const std::string& name);
 std::string known_names(Collective c);  // comma-separated, table order

@@ -23,13 +23,6 @@ void PrintTo(Collective c, std::ostream* os) { *os << collective_name(c); }
 
 namespace {
 
-std::vector<const Algorithm*> ours(Collective c) {
-  std::vector<const Algorithm*> list;
-  for (const Algorithm* a : algorithms_of(c))
-    if (!a->has(kSmpiBuiltin)) list.push_back(a);
-  return list;
-}
-
 std::string mpirun(int p) { return std::string(MPIRUN_SH) + " " + std::to_string(p) + " " + COLLSIM_MPI_BIN; }
 
 // One mpirun of collsim-mpi over `algos`; returns its rows (failing the test
@@ -64,7 +57,7 @@ class OpenMpi : public testing::TestWithParam<std::tuple<Collective, int>> {};
 // shares differ, block counts from the policy and n = 5.
 TEST_P(OpenMpi, EveryAlgorithmOfOursIsCorrect) {
   const auto [c, p] = GetParam();
-  const auto algos = ours(c);
+  const auto algos = our_algorithms(c);
   if (algos.empty()) GTEST_SKIP() << "the registry has no algorithm of ours for " << collective_name(c);
   const bool shares = c == Collective::reduce_scatter || c == Collective::allgatherv;
   for (Operator op : {Operator::bxor, Operator::matmul}) {

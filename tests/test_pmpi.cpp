@@ -21,13 +21,6 @@
 namespace collsim::sim {
 namespace {
 
-std::vector<const Algorithm*> ours(Collective c) {
-  std::vector<const Algorithm*> list;
-  for (const Algorithm* a : algorithms_of(c))
-    if (!a->has(kSmpiBuiltin)) list.push_back(a);
-  return list;
-}
-
 std::string env_name(Collective c) {
   std::string name = std::string("COLLSIM_") + collective_name(c);
   std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return std::toupper(ch); });
@@ -76,27 +69,27 @@ TEST_P(Pmpi, SameResultsWithOurAlgorithms) {
   ASSERT_NE(plain.out.find("MPI_Bcast(bytes) "), std::string::npos) << plain.out;
   size_t runs = 0;
   for (Collective c : kCollectives) {
-    runs = std::max(runs, ours(c).size());
-    if (ours(c).empty()) std::cout << "no algorithm of ours for " << collective_name(c) << ": its calls stay Open MPI's\n";
+    runs = std::max(runs, our_algorithms(c).size());
+    if (our_algorithms(c).empty()) std::cout << "no algorithm of ours for " << collective_name(c) << ": its calls stay Open MPI's\n";
   }
   ASSERT_GT(runs, 0u);
   for (size_t i = 0; i < runs; ++i) {
     std::string env = "COLLSIM_VERBOSE=1" + std::string(i % 2 ? " COLLSIM_BLOCKS=3" : "");
     for (Collective c : kCollectives)
-      if (!ours(c).empty()) env += " " + env_name(c) + "=" + ours(c)[i % ours(c).size()]->name;
+      if (!our_algorithms(c).empty()) env += " " + env_name(c) + "=" + our_algorithms(c)[i % our_algorithms(c).size()]->name;
     const ProgramRun lib = program(p, env, true);
     EXPECT_EQ(lib.status, 0) << env << "\n" << lib.err;
     EXPECT_EQ(lib.out, plain.out) << env << "\n" << lib.err;
     for (Collective c : kCollectives) {
-      if (ours(c).empty()) continue;
-      const Algorithm& algo = *ours(c)[i % ours(c).size()];
+      if (our_algorithms(c).empty()) continue;
+      const Algorithm& algo = *our_algorithms(c)[i % our_algorithms(c).size()];
       for (const std::string& call : calls_of(c)) {
         // Each call either ran the algorithm or says why not (kCommutative with matmul).
         const std::string used = "libcollsim-pmpi: " + call + ": " + algo.name + ", n=";
         EXPECT_NE(lib.err.find(used), std::string::npos) << env << ": no '" << used << "' in\n" << lib.err;
       }
     }
-    if (!ours(Collective::bcast).empty()) {
+    if (!our_algorithms(Collective::bcast).empty()) {
       const std::string fallback = "libcollsim-pmpi: MPI_Bcast: Open MPI's (non-contiguous datatype)";
       EXPECT_NE(lib.err.find(fallback), std::string::npos) << lib.err;
     }

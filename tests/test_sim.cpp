@@ -23,12 +23,6 @@ namespace {
 
 using test::run_collsim;
 
-std::vector<const Algorithm*> ours(Collective c = Collective::bcast) {
-  std::vector<const Algorithm*> list;
-  for (const Algorithm* a : algorithms_of(c))
-    if (!a->has(kSmpiBuiltin)) list.push_back(a);
-  return list;
-}
 
 SimRequest request(int64_t p) {
   SimRequest req;
@@ -43,11 +37,11 @@ SimRequest request(int64_t p) {
 // Every one of our broadcasts, roots 0 and p-1, sizes 0, 1, and sizes that
 // no block count here divides; block counts from the policy and n = 7.
 TEST(SimBcast, EveryAlgorithmDeliversCorrectData) {
-  ASSERT_GE(ours().size(), 5u);
+  ASSERT_GE(our_algorithms(Collective::bcast).size(), 5u);
   for (int64_t p : {1, 2, 3, 5, 8, 17, 33, 64}) {
     for (int64_t blocks : {0, 7}) {
       SimRequest req = request(p);
-      req.algos = ours();
+      req.algos = our_algorithms(Collective::bcast);
       req.sizes = {0, 1, 1000, 4099};
       req.roots = {0, p - 1};
       req.blocks = blocks;
@@ -92,7 +86,7 @@ double closed_form(const std::string& algo, int64_t p, int64_t m, int64_t n, dou
 // reduce_scatter and allgatherv every layout, including all data on one rank.
 void expect_all_correct(Collective c, Operator op, Layout layout) {
   std::vector<const Algorithm*> algos = {&find_algorithm(c, "smpi:default")};
-  for (const Algorithm* a : ours(c))
+  for (const Algorithm* a : our_algorithms(c))
     if (op == Operator::bxor || !a->has(kCommutative)) algos.push_back(a);
   const int64_t elem = element_bytes(c, op);
   for (int64_t p : {1, 2, 3, 5, 7, 8, 13, 16, 17, 33}) {
@@ -134,7 +128,7 @@ TEST(SimGathers, AllgathervEveryLayout) {
 TEST(SimScans, OursAreCorrectWithMatmul) {
   for (Collective c : {Collective::scan, Collective::exscan}) {
     SimRequest req = request(7);
-    req.algos = ours(c);
+    req.algos = our_algorithms(c);
     if (req.algos.empty()) continue;
     req.op = Operator::matmul;
     req.sizes = {0, 32, 211 * 32};
