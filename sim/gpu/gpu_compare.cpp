@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -46,6 +47,16 @@ platforms::GpuPlatform platform_from(const cli::po::variables_map& vm) {
   set("procs-per-node", pf.procs_per_node);
   set("procs-per-socket", pf.procs_per_socket);
   set("gpus-per-node", pf.gpus_per_node);
+  auto set_real = [&](const char* key, double& field) {
+    if (!vm.count(key)) return;
+    try {
+      field = std::stod(vm[key].as<std::string>());
+    } catch (const std::exception&) {
+      throw UsageError(std::string("--") + key + ": '" + vm[key].as<std::string>() + "' is not a number");
+    }
+  };
+  set_real("link-latency", pf.link_latency);
+  set_real("link-bw", pf.link_bw);
   try {
     platforms::validate(pf);
   } catch (const std::invalid_argument& e) {
@@ -103,11 +114,22 @@ std::string title(const Settings& s) {
   const auto& pf = s.req.platform;
   char t[512];
   std::snprintf(t, sizeof t,
-                "gpu-allreduce on %s: %lld processes per node in sockets of %lld, %lld GPUs per node, %g flops per "
-                "element",
+                "gpu-allreduce on %s: %lld processes per node in sockets of %lld, %lld GPUs per node, copy %g us + "
+                "bytes / %g GB/s, %g flops per element",
                 pf.name.c_str(), (long long)pf.procs_per_node, (long long)pf.procs_per_socket,
-                (long long)pf.gpus_per_node, s.req.flops_per_element);
+                (long long)pf.gpus_per_node, pf.link_latency * 1e6, pf.link_bw / 1e9, s.req.flops_per_element);
   return t;
+}
+
+// Tick labels at the sizes in [a, b], at most 8 of them.
+std::string size_tics(const std::vector<int64_t>& sizes, int64_t a, int64_t b) {
+  std::vector<int64_t> in;
+  std::copy_if(sizes.begin(), sizes.end(), std::back_inserter(in), [&](int64_t x) { return x >= a && x <= b; });
+  const size_t step = (in.size() + 7) / 8;
+  std::string tics;
+  for (size_t i = 0; i < in.size(); i += step)
+    tics += (tics.empty() ? "'" : ", '") + format_bytes(in[i]) + "' " + std::to_string(in[i]);
+  return tics;
 }
 
 // Seed 001 Figs. 6-7: per node count, time against size up to 1 MiB and
@@ -124,13 +146,13 @@ std::string results_script(const Settings& s, const fs::path& csv, const fs::pat
                   std::to_string(450 * s.nodes.size()) + " font ',10' noenhanced\nset output '" + png.string() +
                   "'\nset datafile separator ','\nalgos = '" + algos + "'\nset multiplot layout " +
                   std::to_string(s.nodes.size()) + "," + std::to_string(ranges.size()) + " title '" + title(s) +
-                  "'\nset logscale x\nset grid\nset key left top\nset format x '%.0s%cB'\n"
+                  "'\nset logscale x\nset grid\nset key left top\n"
                   "set xlabel 'vector size per process'\nset ylabel 'time of the slowest rank (us)'\n";
   for (int64_t n : s.nodes)
     for (const auto& [a, b] : ranges) {
       g += "set title '" + std::to_string(n) + " node" + (n > 1 ? "s" : "") + ", " + format_bytes(a) + " to " +
            format_bytes(b) + "'\nset xrange [" + std::to_string(a == b ? a / 2 : a) + ":" +
-           std::to_string(a == b ? 2 * b : b) + "]\n";
+           std::to_string(a == b ? 2 * b : b) + "]\nset xtics (" + size_tics(s.req.sizes, a, b) + ")\n";
       g += "plot for [i=1:words(algos)] '" + csv.string() + "' using ((strcol(1) eq word(algos,i) && $2 == " +
            std::to_string(n) + " && $5 >= " + std::to_string(a) + " && $5 <= " + std::to_string(b) +
            ") ? $5 : 1/0):7 with linespoints lw 2 pt 7 ps 0.7 title word(algos,i)\n";
@@ -226,7 +248,9 @@ int compare_command(int argc, char** argv) {
       "timeline-nodes", value<std::string>(), "node count of the timeline picture (default: the largest)")(
       "procs-per-node", value<std::string>(), "override the preset's processes per node")(
       "procs-per-socket", value<std::string>(), "override the preset's processes per socket")(
-      "gpus-per-node", value<std::string>(), "override the preset's GPUs per node");
+      "gpus-per-node", value<std::string>(), "override the preset's GPUs per node")(
+      "link-latency", value<std::string>(), "override the preset's host-device copy latency (s)")(
+      "link-bw", value<std::string>(), "override the preset's host-device bandwidth (B/s)");
   cli::po::variables_map vm;
   std::string algo_help = "algorithms:\n";
   for (const auto& a : gpu_algorithms()) algo_help += "  " + std::string(a.name) + ": " + a.description + "\n";
