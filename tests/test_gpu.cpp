@@ -202,6 +202,19 @@ TEST(GpuAllreduce, CopyAndComputePhasesEqualTheirModel) {
   EXPECT_EQ(counted["pr d2h"], 40 * 20);
 }
 
+// Seed 001's shape on its machine, 4 nodes: pr loses to multilane on small
+// vectors (K copies, each paying the copy latency) and wins on large ones.
+// (Where the two cross, 256-512 KiB here against the seed's 1 MB, is in the README.)
+TEST(GpuAllreduce, PrLosesOnSmallAndWinsOnLargeVectorsOnFourNodes) {
+  GpuRequest req = request(seed001(4), {64 << 10, 2 << 20});
+  req.algos = {&find_gpu_algorithm("multilane"), &find_gpu_algorithm("pr")};
+  req.flops_per_element = 140;
+  std::map<std::string, double> t;  // "algorithm bytes"
+  for (const GpuRow& r : simulate_gpu(req)) t[r.algorithm + " " + std::to_string(r.bytes)] = r.time_us;
+  EXPECT_GT(t["pr 65536"], 1.5 * t["multilane 65536"]);
+  EXPECT_LT(t["pr 2097152"], 0.9 * t["multilane 2097152"]);
+}
+
 TEST(GpuCli, CompareWritesResultsPlotAndTimeline) {
   const std::string out = std::string(TEST_TMPDIR) + "/gpu_compare";
   fs::remove_all(out);

@@ -32,6 +32,16 @@ struct Settings {
   fs::path out;
 };
 
+double parse_real(const std::string& text, const std::string& what) {
+  try {
+    size_t used = 0;
+    const double v = std::stod(text, &used);
+    if (used == text.size()) return v;
+  } catch (const std::exception&) {
+  }
+  throw UsageError(what + ": '" + text + "' is not a number");
+}
+
 platforms::GpuPlatform platform_from(const cli::po::variables_map& vm) {
   const std::string name = vm["platform"].as<std::string>();
   const platforms::GpuPlatform* preset = platforms::find_gpu_preset(name);
@@ -48,12 +58,7 @@ platforms::GpuPlatform platform_from(const cli::po::variables_map& vm) {
   set("procs-per-socket", pf.procs_per_socket);
   set("gpus-per-node", pf.gpus_per_node);
   auto set_real = [&](const char* key, double& field) {
-    if (!vm.count(key)) return;
-    try {
-      field = std::stod(vm[key].as<std::string>());
-    } catch (const std::exception&) {
-      throw UsageError(std::string("--") + key + ": '" + vm[key].as<std::string>() + "' is not a number");
-    }
+    if (vm.count(key)) field = parse_real(vm[key].as<std::string>(), std::string("--") + key);
   };
   set_real("link-latency", pf.link_latency);
   set_real("link-bw", pf.link_bw);
@@ -71,6 +76,8 @@ Settings read_settings(const cli::po::variables_map& vm) {
     throw UsageError("this command compares --collective gpu-allreduce");
   s.req.platform = platform_from(vm);
   s.nodes = cli::parse_list(vm["nodes"].as<std::string>(), "--nodes", 1, 1024);
+  std::sort(s.nodes.begin(), s.nodes.end());
+  s.nodes.erase(std::unique(s.nodes.begin(), s.nodes.end()), s.nodes.end());
   const std::string algos = vm["algos"].as<std::string>();
   try {
     if (algos == "all")
@@ -84,6 +91,8 @@ Settings read_settings(const cli::po::variables_map& vm) {
     throw UsageError(e.what());
   }
   s.req.sizes = parse_sizes(vm["sizes"].as<std::string>(), "--sizes");
+  std::sort(s.req.sizes.begin(), s.req.sizes.end());
+  s.req.sizes.erase(std::unique(s.req.sizes.begin(), s.req.sizes.end()), s.req.sizes.end());
   for (int64_t b : s.req.sizes)
     if (b % 8 != 0 || b == 0) throw UsageError("--sizes: " + format_bytes(b) + " is not a whole number of doubles (8 B)");
   const int64_t largest = *std::max_element(s.nodes.begin(), s.nodes.end());
@@ -92,7 +101,7 @@ Settings read_settings(const cli::po::variables_map& vm) {
   if (gpu_memory(ranks, biggest) > kGpuMemoryLimit)
     throw UsageError(std::to_string(ranks) + " ranks x " + format_bytes(biggest) + " need more than the " +
                      format_bytes(kGpuMemoryLimit) + " of buffers a simulation may hold");
-  s.req.flops_per_element = std::stod(vm["flops-per-element"].as<std::string>());
+  s.req.flops_per_element = parse_real(vm["flops-per-element"].as<std::string>(), "--flops-per-element");
   if (!(s.req.flops_per_element >= 0) || s.req.flops_per_element > 1e9)
     throw UsageError("--flops-per-element must be in [0, 1e9]");
   s.req.reps = static_cast<int>(cli::parse_int(vm["reps"].as<std::string>(), "--reps", 1, 100));
@@ -100,7 +109,9 @@ Settings read_settings(const cli::po::variables_map& vm) {
   s.timeline_bytes = parse_bytes(vm["timeline-size"].as<std::string>(), "--timeline-size");
   if (std::find(s.req.sizes.begin(), s.req.sizes.end(), s.timeline_bytes) == s.req.sizes.end())
     throw UsageError("--timeline-size " + format_bytes(s.timeline_bytes) + " is not one of --sizes");
-  s.timeline_nodes = vm.count("timeline-nodes") ? cli::parse_int(vm["timeline-nodes"].as<std::string>(), "--timeline-nodes", 1, 1024) : largest;
+  s.timeline_nodes = vm.count("timeline-nodes")
+                         ? cli::parse_int(vm["timeline-nodes"].as<std::string>(), "--timeline-nodes", 1, 1024)
+                         : largest;
   if (std::find(s.nodes.begin(), s.nodes.end(), s.timeline_nodes) == s.nodes.end())
     throw UsageError("--timeline-nodes " + std::to_string(s.timeline_nodes) + " is not one of --nodes");
   s.out = vm["out"].as<std::string>();
@@ -133,7 +144,7 @@ std::string size_tics(const std::vector<int64_t>& sizes, int64_t a, int64_t b) {
 }
 
 // Seed 001 Figs. 6-7: per node count, time against size up to 1 MiB and
-// from 1 MiB on (a range without sizes gets no panel).
+// from 1 MiB on (a range without sizes gets no panel; sizes are sorted).
 std::string results_script(const Settings& s, const fs::path& csv, const fs::path& png) {
   const int64_t lo = s.req.sizes.front(), hi = s.req.sizes.back();
   std::vector<std::pair<int64_t, int64_t>> ranges;
