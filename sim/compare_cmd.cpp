@@ -11,6 +11,7 @@
 #include <map>
 
 #include "commands.hpp"
+#include "gpu/gpu_compare.hpp"
 #include "sim_options.hpp"
 
 namespace collsim {
@@ -57,6 +58,7 @@ std::string gnuplot_script(const sim::SimRequest& req, const std::string& collec
 }  // namespace
 
 int compare_command(int argc, char** argv) {
+  if (sim::gpu::wants_gpu_compare(argc, argv)) return sim::gpu::compare_command(argc, argv);
   cli::po::options_description opts("compare options");
   opts.add_options()("sizes", value<std::string>()->default_value("1KiB:16MiB"),
                      "sizes: range A:B (doubling) or list a,b; units B, KiB, MiB, GiB")(

@@ -1,0 +1,127 @@
+#include "gpu_launch.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <sys/wait.h>
+
+namespace collsim::sim::gpu {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The α-β network of sim/launch.cpp (CM02 without TCP effects: exactly
+// α + (m + 16)β per message; sends never detached; no benchmarking of host
+// code), plus: SMPI's Open MPI decision rules for collectives (seed 001 ran
+// Open MPI 3.0), and MPI_Test without injected time (SMPI adds 0.1 ms per
+// test otherwise; only parrived tests).
+const char* const kSmpiFlags =
+    "--cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:1e30 "
+    "--cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 --cfg=smpi/send-is-detached-thresh:0 "
+    "--cfg=smpi/coll-selector:ompi --cfg=smpi/test:0 "
+    "--log=root.thres:warning --log=xbt_cfg.thres:warning";
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+// A private temporary directory, removed when done.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "collsim-gpu-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary directory");
+    path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+GpuRow parse_row(const std::string& line) {
+  std::vector<std::string> f;
+  std::stringstream ss(line);
+  for (std::string field; std::getline(ss, field, ',');) f.push_back(field);
+  if (f.size() != 9) throw std::runtime_error("malformed harness line: " + line);
+  return {f[0],           std::stoll(f[1]), std::stoll(f[2]), std::stoll(f[3]), std::stoll(f[4]),
+          std::stod(f[5]), std::stod(f[6]), std::stoi(f[7]), f[8]};
+}
+
+std::string error_lines(const std::string& err) {
+  std::string why;
+  std::stringstream lines(err);
+  for (std::string l; std::getline(lines, l);)
+    if (l.find("rror") != std::string::npos || l.find("CRITICAL") != std::string::npos) why += "\n  " + l;
+  return why;
+}
+
+std::string join(const std::vector<int64_t>& v) {
+  std::string s;
+  for (int64_t x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+  return s;
+}
+
+}  // namespace
+
+SmpiResult run_smpirun(const platforms::GpuPlatform& pf, const std::string& program, const std::string& args) {
+  const TempDir dir;
+  const fs::path params = dir.path / "platform.txt", out = dir.path / "out.txt", err = dir.path / "err.txt";
+  std::ofstream(params) << platforms::gpu_platform_text(pf);
+  std::ofstream(dir.path / "hosts.txt") << platforms::gpu_hostfile(pf);
+  const std::string cmd = "cd " + quote(dir.path.string()) + " && " + platforms::kGpuPlatformEnv + "=" +
+                          quote(params.string()) + " smpirun -no-privatize -np " + std::to_string(pf.ranks()) +
+                          " -platform " + quote(COLLSIM_GPU_PLATFORM_LIB) + " -hostfile hosts.txt " + kSmpiFlags +
+                          " " + quote(program) + " " + args + " > " + quote(out.string()) + " 2> " +
+                          quote(err.string());
+  const int raw = std::system(cmd.c_str());
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_file(out), read_file(err)};
+}
+
+std::string gpu_csv_line(const GpuRow& r) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s,%lld,%lld,%lld,%lld,%.17g,%.3f,%d,%s", r.algorithm.c_str(),
+                (long long)r.nodes, (long long)r.procs_per_node, (long long)r.p, (long long)r.bytes,
+                r.flops_per_element, r.time_us, r.reps, r.check.c_str());
+  return buf;
+}
+
+std::vector<GpuRow> simulate_gpu(const GpuRequest& req, const std::function<void(size_t, size_t)>& on_batch) {
+  std::vector<GpuRow> rows;
+  for (size_t a = 0; a < req.algos.size(); ++a) {
+    char numbers[128];
+    std::snprintf(numbers, sizeof numbers, "--flops-per-element %.17g --reps %d --warmup %d", req.flops_per_element,
+                  req.reps, req.warmup);
+    std::string args = std::string("--algos ") + req.algos[a]->name + " --sizes " + join(req.sizes) + " " + numbers;
+    args += " --sample-above " +
+            std::to_string(req.sample_above >= 0 ? req.sample_above : gpu_full_check_limit(req.platform.ranks()));
+    if (req.trace_bytes >= 0)
+      args += " --trace-bytes " + std::to_string(req.trace_bytes) + " --trace-file " + quote(req.trace_file);
+    const SmpiResult r = run_smpirun(req.platform, COLLSIM_GPU_LIB, args);
+    std::stringstream lines(r.out);
+    std::string line;
+    const bool header = static_cast<bool>(std::getline(lines, line)) && line == kGpuCsvHeader;
+    std::vector<GpuRow> more;
+    while (header && std::getline(lines, line))
+      if (!line.empty()) more.push_back(parse_row(line));
+    if (r.status != 0 || !header || more.size() != req.sizes.size())
+      throw std::runtime_error(std::string("smpirun failed for ") + req.algos[a]->name + " on " +
+                               std::to_string(req.platform.nodes) + " nodes (status " + std::to_string(r.status) +
+                               ")" + error_lines(r.err));
+    rows.insert(rows.end(), more.begin(), more.end());
+    if (on_batch) on_batch((a + 1) * req.sizes.size(), req.algos.size() * req.sizes.size());
+  }
+  return rows;
+}
+
+}  // namespace collsim::sim::gpu
