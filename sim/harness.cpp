@@ -3,7 +3,7 @@
 //
 //   smpirun ... libcollsim-smpi.so --collective C --algos a,b --sizes 0,4096
 //       --roots 0,3 [--blocks N] --alpha A --beta B --gamma G --duplex full|half --reps R --warmup W
-//       [--op bxor|matmul] [--layout even|ramp|single]
+//       [--op bxor|matmul] [--layout even|ramp|single] [--scale 0|1]
 //
 // For each algorithm × size × root: W warm-up and R timed repetitions. Each
 // repetition starts at one common instant (all ranks agree on the largest
@@ -13,7 +13,9 @@
 // every rank gets fresh inputs that depend on the repetition, and afterwards
 // checks its whole result (workload.hpp). Rank 0 prints one CSV row per case
 // on stdout (header first), `correct` 0 where any rank's result was wrong;
-// the first wrong rank says where on stderr. Exit status 1 if any result
+// the first wrong rank says where on stderr; `checked_ranks` says how many
+// ranks checked any of their result (all but reduce_scatter's ranks beyond
+// the window in scale mode, see workload.hpp). Exit status 1 if any result
 // was wrong or any rank started late.
 //
 // All per-rank state is local to main: under -no-privatize ranks share globals.
@@ -46,6 +48,7 @@ struct Options {
   int64_t blocks = 0;  // 0: block_policy
   Net net{5e-6, 1e-9, 1e-9};
   int reps = 3, warmup = 1;
+  bool scale = false;  // window buffers (workload.hpp)
 };
 
 std::vector<std::string> split(const std::string& text) {
@@ -92,6 +95,7 @@ Options parse(int argc, char** argv, int p) {
     else if (key == "--warmup") o.warmup = static_cast<int>(to_int(val));
     else if (key == "--op") o.op = parse_operator(val);
     else if (key == "--layout") o.layout = parse_layout(val);
+    else if (key == "--scale") o.scale = to_int(val) != 0;
     else throw std::invalid_argument("unknown option " + key);
   }
   for (auto& name : split(algos)) o.algos.push_back(&find_algorithm(o.collective, name));
@@ -146,6 +150,7 @@ bool all_correct(const std::string& wrong, const std::string& what, int rank, MP
 struct Outcome {
   double seconds = std::numeric_limits<double>::infinity();  // best repetition
   bool correct = true, on_time = true;
+  int checked_ranks = 0;
 };
 
 // One case: the minimum over repetitions of the slowest rank's time.
@@ -154,6 +159,8 @@ Outcome time_case(const Algorithm& algo, Workload& work, int64_t blocks, const O
   const CollArgs args = work.args(blocks);
   MPI_Comm_rank(args.comm, &rank);
   Outcome out;
+  out.checked_ranks = work.checks_something() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &out.checked_ranks, 1, MPI_INT, MPI_SUM, args.comm);
   for (int rep = 0; rep < o.warmup + o.reps; ++rep) {
     work.fill(rep);
     const double start = common_start(args.comm);
@@ -183,7 +190,8 @@ int run(int argc, char** argv) {
     if (rank == 0) std::fprintf(stderr, "collsim-smpi: error: %s\n", e.what());
     return 2;
   }
-  if (rank == 0) std::printf("collective,algorithm,p,bytes,blocks,time_us,model_us,root,reps,op,layout,correct\n");
+  if (rank == 0)
+    std::printf("collective,algorithm,p,bytes,blocks,time_us,model_us,root,reps,op,layout,correct,checked_ranks\n");
   int failures = 0;
   const bool reducing = reduces(o.collective);
   const bool layout = o.collective == Collective::reduce_scatter || o.collective == Collective::allgatherv;
@@ -194,15 +202,15 @@ int run(int argc, char** argv) {
         char what[200];
         std::snprintf(what, sizeof what, "%s %s p=%d bytes=%" PRId64 " blocks=%" PRId64 " root=%" PRId64,
                       collective_name(o.collective), algo->name, p, bytes, n, root);
-        Workload work(o.collective, o.op, o.layout, MPI_COMM_WORLD, static_cast<int>(root), bytes);
+        Workload work(o.collective, o.op, o.layout, MPI_COMM_WORLD, static_cast<int>(root), bytes, o.scale);
         const Outcome out = time_case(*algo, work, n, o, what);
         failures += !out.correct || !out.on_time;
         if (rank != 0) continue;
         std::printf("%s,%s,%d,%" PRId64 ",%" PRId64 ",%.3f,", collective_name(o.collective), algo->name, p, bytes, n,
                     out.seconds * 1e6);
         if (algo->model) std::printf("%.3f", algo->model(o.net, p, bytes, n) * 1e6);
-        std::printf(",%" PRId64 ",%d,%s,%s,%d\n", root, o.reps, reducing ? operator_name(o.op) : "",
-                    layout ? layout_name(o.layout) : "", out.correct ? 1 : 0);
+        std::printf(",%" PRId64 ",%d,%s,%s,%d,%d\n", root, o.reps, reducing ? operator_name(o.op) : "",
+                    layout ? layout_name(o.layout) : "", out.correct ? 1 : 0, out.checked_ranks);
         std::fflush(stdout);
       }
     }
