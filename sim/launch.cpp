@@ -1,5 +1,6 @@
 #include "launch.hpp"
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -147,7 +149,8 @@ std::string csv_line(const Row& r) {
   return r.collective + "," + r.algorithm + "," + std::to_string(r.p) + "," + std::to_string(r.bytes) + "," +
          std::to_string(r.blocks) + "," + time + "," + model + "," + std::to_string(r.root) + "," +
          std::to_string(r.reps) + "," + r.op + "," + r.layout + "," + (r.correct ? "1" : "0") + "," +
-         std::to_string(r.checked_ranks) + "," + fixed(r.wall_s, 2) + "," + fixed(r.mem_mib, 1);
+         std::to_string(r.checked_ranks) + "," + fixed(r.wall_s, 2) + "," + fixed(r.cpu_s, 2) + "," +
+         fixed(r.mem_mib, 1);
 }
 
 namespace {
@@ -234,13 +237,29 @@ std::vector<pid_t> process_tree(pid_t root) {
 
 struct Measured {
   int status = 0;  // as std::system gives it
-  double wall_s = 0, mem_mib = 0;
+  double wall_s = 0, cpu_s = 0, mem_mib = 0;
 };
 
+double children_cpu_s() {
+  rusage use{};
+  getrusage(RUSAGE_CHILDREN, &use);
+  return static_cast<double>(use.ru_utime.tv_sec + use.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(use.ru_utime.tv_usec + use.ru_stime.tv_usec);
+}
+
+double own_cpu_s() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
 // Runs `cmd` under /bin/sh like std::system, sampling the peak PSS of its
-// process tree every 50 ms (so wall_s is late by up to that much).
+// process tree. Reading smaps_rollup of 16,384 ranks' mappings costs tenths
+// of a second, so samples are at least 50 ms and 20 reading times apart (the
+// sampler takes at most 5% of a core; wall_s is late by up to one interval).
 Measured run_measured(const std::string& cmd) {
   const auto start = std::chrono::steady_clock::now();
+  const double cpu_before = children_cpu_s();
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("cannot start smpirun: fork failed");
   if (pid == 0) {
@@ -250,12 +269,14 @@ Measured run_measured(const std::string& cmd) {
   Measured m;
   double peak_kib = 0;
   while (waitpid(pid, &m.status, WNOHANG) == 0) {
+    const double reading = own_cpu_s();
     double kib = 0;
     for (pid_t p : process_tree(pid)) kib += pss_kib(p);
     peak_kib = std::max(peak_kib, kib);
-    usleep(50000);
+    usleep(static_cast<useconds_t>(std::max(0.05, 20 * (own_cpu_s() - reading)) * 1e6));
   }
   m.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  m.cpu_s = children_cpu_s() - cpu_before;
   m.mem_mib = peak_kib / 1024;
   return m;
 }
@@ -325,6 +346,7 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
   }
   for (Row& r : rows) {
     r.wall_s = run.wall_s;
+    r.cpu_s = run.cpu_s;
     r.mem_mib = run.mem_mib;
   }
   return rows;

@@ -62,11 +62,12 @@ struct Row {
   bool correct = true;     // every checked rank's result checked out
   int64_t checked_ranks = 0;  // ranks that checked (part of) their result
   // The smpirun that simulated this row (and the others of its batch): wall
-  // seconds and peak proportional set size of its process tree in MiB.
-  double wall_s = 0, mem_mib = 0;
+  // seconds, CPU seconds (user + system; under load the wall time is
+  // longer) and peak proportional set size of its process tree in MiB.
+  double wall_s = 0, cpu_s = 0, mem_mib = 0;
 };
 inline constexpr const char* kCsvHeader =
-    "collective,algorithm,p,bytes,blocks,time_us,model_us,root,reps,op,layout,correct,checked_ranks,wall_s,mem_mib";
+    "collective,algorithm,p,bytes,blocks,time_us,model_us,root,reps,op,layout,correct,checked_ranks,wall_s,cpu_s,mem_mib";
 std::string csv_line(const Row& r);
 
 // Runs every case; one smpirun for all of our algorithms, one per SimGrid

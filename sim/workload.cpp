@@ -109,7 +109,9 @@ Partition partition(int64_t total, int p, Layout layout, int root) {
 Buffer::Buffer(int64_t words, int64_t unit) {
   const int64_t n = std::max<int64_t>(words, 1);
 #ifdef COLLSIM_SMPI
-  if (unit > 0 && n * 8 > unit) {
+  // Under a page stays private: SimGrid 3.32 maps its shared file over the
+  // whole of such a buffer when the last shared block ends at its end.
+  if (unit > 0 && n * 8 >= 4096) {
     // Shared: each odd unit of the window, then all from the window's end.
     std::vector<size_t> shared;
     for (int64_t u = 1; u < 2 * kWindowUnits && u * unit < n * 8; u += 2) {
