@@ -111,14 +111,40 @@ Options parse(int argc, char** argv, int p) {
   return o;
 }
 
-// The common start instant: W = the latest entry into an allreduce, E = the
-// latest exit; a second allreduce of the same kind ends by about E + (E − W),
+enum class Fold { max, min, sum };
+
+// One value combined over all ranks and returned to all: a binomial tree into
+// rank 0 and back out (2⌈log2 p⌉ steps). SimGrid's default MPI_Allreduce
+// reduces linearly at rank 0, which costs O(p²) wall time (minutes at
+// p = 16,384). Its own tag keeps it apart from any algorithm's messages.
+double all_ranks(double v, Fold fold, MPI_Comm comm) {
+  constexpr int kTag = 32000;
+  int p = 0, rank = 0;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &rank);
+  int mask = 1;
+  for (; mask < p; mask <<= 1) {
+    if (rank & mask) {
+      MPI_Send(&v, 1, MPI_DOUBLE, rank - mask, kTag, comm);
+      break;
+    }
+    if (rank + mask >= p) continue;
+    double x = 0;
+    MPI_Recv(&x, 1, MPI_DOUBLE, rank + mask, kTag, comm, MPI_STATUS_IGNORE);
+    v = fold == Fold::max ? std::max(v, x) : fold == Fold::min ? std::min(v, x) : v + x;
+  }
+  if (rank != 0) MPI_Recv(&v, 1, MPI_DOUBLE, rank - mask, kTag, comm, MPI_STATUS_IGNORE);
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (rank + mask < p) MPI_Send(&v, 1, MPI_DOUBLE, rank + mask, kTag, comm);
+  return v;
+}
+
+// The common start instant: W = the latest entry into all_ranks, E = the
+// latest exit; a second all_ranks ends by about E + (E − W),
 // so start = E + 2(E − W) + 1 µs leaves every rank time to arrive.
 double common_start(MPI_Comm comm) {
-  double w = MPI_Wtime();
-  MPI_Allreduce(MPI_IN_PLACE, &w, 1, MPI_DOUBLE, MPI_MAX, comm);
-  double e = MPI_Wtime();
-  MPI_Allreduce(MPI_IN_PLACE, &e, 1, MPI_DOUBLE, MPI_MAX, comm);
+  const double w = all_ranks(MPI_Wtime(), Fold::max, comm);
+  const double e = all_ranks(MPI_Wtime(), Fold::max, comm);
   return e + 2 * (e - w) + 1e-6;
 }
 
@@ -139,10 +165,9 @@ void sleep_until(double instant) {
 // Says on stderr, from the lowest rank whose result is wrong, where it is
 // wrong; returns whether every rank's result is right.
 bool all_correct(const std::string& wrong, const std::string& what, int rank, MPI_Comm comm) {
-  int p = 0, first = 0;
+  int p = 0;
   MPI_Comm_size(comm, &p);
-  first = wrong.empty() ? p : rank;
-  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
+  const int first = static_cast<int>(all_ranks(wrong.empty() ? p : rank, Fold::min, comm));
   if (first == rank) std::fprintf(stderr, "collsim-smpi: error: %s: rank %d %s\n", what.c_str(), rank, wrong.c_str());
   return first == p;
 }
@@ -159,8 +184,7 @@ Outcome time_case(const Algorithm& algo, Workload& work, int64_t blocks, const O
   const CollArgs args = work.args(blocks);
   MPI_Comm_rank(args.comm, &rank);
   Outcome out;
-  out.checked_ranks = work.checks_something() ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &out.checked_ranks, 1, MPI_INT, MPI_SUM, args.comm);
+  out.checked_ranks = static_cast<int>(all_ranks(work.checks_something() ? 1 : 0, Fold::sum, args.comm));
   for (int rep = 0; rep < o.warmup + o.reps; ++rep) {
     work.fill(rep);
     const double start = common_start(args.comm);
@@ -170,8 +194,7 @@ Outcome time_case(const Algorithm& algo, Workload& work, int64_t blocks, const O
       out.on_time = false;
     }
     algo.run(args);
-    double t = MPI_Wtime() - start;
-    MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, args.comm);
+    const double t = all_ranks(MPI_Wtime() - start, Fold::max, args.comm);
     if (rep >= o.warmup) out.seconds = std::min(out.seconds, t);
     // One report per case is enough: later repetitions only repeat it.
     if (out.correct) out.correct = all_correct(work.check(rep), what, rank, args.comm);
