@@ -11,7 +11,8 @@
 // exit skew enters the time; the time of a repetition is that of the slowest
 // rank; the result is the minimum over repetitions. Before each repetition
 // every rank gets fresh inputs that depend on the repetition, and afterwards
-// checks its whole result (workload.hpp). Rank 0 prints one CSV row per case
+// checks its whole result, in scale mode (--scale 1) its window part
+// (workload.hpp). Rank 0 prints one CSV row per case
 // on stdout (header first), `correct` 0 where any rank's result was wrong;
 // the first wrong rank says where on stderr; `checked_ranks` says how many
 // ranks checked any of their result (all but reduce_scatter's ranks beyond

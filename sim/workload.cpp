@@ -1,8 +1,11 @@
 #include "workload.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 
 namespace collsim::sim {
@@ -106,38 +109,48 @@ Partition partition(int64_t total, int p, Layout layout, int root) {
   return part;
 }
 
-Buffer::Buffer(int64_t words, int64_t unit) {
-  const int64_t n = std::max<int64_t>(words, 1);
+Buffer::Buffer(int64_t words, Kind kind, int64_t unit) : bytes_(static_cast<size_t>(std::max<int64_t>(words, 1) * 8)) {
 #ifdef COLLSIM_SMPI
   // Under a page stays private: SimGrid 3.32 maps its shared file over the
   // whole of such a buffer when the last shared block ends at its end.
-  if (unit > 0 && n * 8 >= 4096) {
+  if (kind == Kind::window && bytes_ >= 4096) {
     // Shared: each odd unit of the window, then all from the window's end.
     std::vector<size_t> shared;
-    for (int64_t u = 1; u < 2 * kWindowUnits && u * unit < n * 8; u += 2) {
+    for (int64_t u = 1; u < 2 * kWindowUnits && static_cast<size_t>(u * unit) < bytes_; u += 2) {
       shared.push_back(static_cast<size_t>(u * unit));
-      shared.push_back(static_cast<size_t>(std::min((u + 1) * unit, n * 8)));
+      shared.push_back(std::min(static_cast<size_t>((u + 1) * unit), bytes_));
     }
-    if (shared.back() < static_cast<size_t>(n * 8)) shared.back() = static_cast<size_t>(n * 8);
-    data_ = static_cast<uint64_t*>(
-        SMPI_PARTIAL_SHARED_MALLOC(static_cast<size_t>(n * 8), shared.data(), static_cast<int>(shared.size() / 2)));
-    shared_ = true;
+    shared.back() = bytes_;
+    data_ = static_cast<uint64_t*>(SMPI_PARTIAL_SHARED_MALLOC(bytes_, shared.data(), static_cast<int>(shared.size() / 2)));
+    kind_ = kind;
     return;
   }
 #else
-  (void)unit;  // without SMPI there is nothing to share: all private
+  (void)unit;  // without SMPI nothing is shared: a window is private
 #endif
-  data_ = new uint64_t[static_cast<size_t>(n)];  // fill() writes what is read
+  if (kind == Kind::lazy) {  // fresh anonymous pages: untouched ones are the zero page
+    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    data_ = static_cast<uint64_t*>(p);
+    kind_ = kind;
+    return;
+  }
+  data_ = new uint64_t[bytes_ / 8];  // fill() writes what is read
 }
 
 Buffer::~Buffer() {
+  switch (kind_) {
 #ifdef COLLSIM_SMPI
-  if (shared_) {
-    SMPI_SHARED_FREE(data_);
-    return;
-  }
+    case Kind::window:
+      SMPI_SHARED_FREE(data_);
+      return;
 #endif
-  delete[] data_;
+    case Kind::lazy:
+      munmap(data_, bytes_);
+      return;
+    default:
+      delete[] data_;
+  }
 }
 
 Workload::Workload(Collective c, Operator op, Layout layout, MPI_Comm comm, int root, int64_t bytes, bool scale)
@@ -165,10 +178,11 @@ Workload::Workload(Collective c, Operator op, Layout layout, MPI_Comm comm, int 
                                                                                      : count_ * words_per_elem;
   const int64_t out_words = c == Collective::bcast || c == Collective::allgatherv ? (bytes + 7) / 8
                                                                                   : out_count() * words_per_elem;
-  // Only whole-vector buffers get a window; a rank's share stays private.
-  const int64_t unit = scale ? (reduces(c) ? elem : 1) : 0;
-  in_ = std::make_unique<Buffer>(in_words, c == Collective::allgatherv ? 0 : unit);
-  out_ = std::make_unique<Buffer>(out_words, c == Collective::reduce_scatter ? 0 : unit);
+  // Whole-vector results get a window, reduction inputs lazy pages; a rank's share stays private.
+  using Kind = Buffer::Kind;
+  const int64_t unit = reduces(c) ? elem : 1;
+  in_ = std::make_unique<Buffer>(in_words, scale && reduces(c) ? Kind::lazy : Kind::own);
+  out_ = std::make_unique<Buffer>(out_words, scale && c != Collective::reduce_scatter ? Kind::window : Kind::own, unit);
 }
 
 Workload::~Workload() {
@@ -191,9 +205,10 @@ bool Workload::real(int64_t u) const { return !scale_ || (u < 2 * kWindowUnits &
 
 bool Workload::checks_something() const {
   if (!reduces(c_)) return bytes_ > 0;
-  // Its first result unit (out_first()) or a later one is real.
-  const bool window = out_count() > 0 && (!scale_ || out_first() + (out_first() % 2) < std::min(out_first() + out_count(), 2 * kWindowUnits));
-  return has_output() && ranks_combined() > 0 && window;
+  // The first even unit of the result, if it lies in the window.
+  const int64_t first_even = out_first() + out_first() % 2;
+  const bool in_window = !scale_ || first_even < std::min(out_first() + out_count(), 2 * kWindowUnits);
+  return has_output() && ranks_combined() > 0 && out_count() > 0 && in_window;
 }
 
 int Workload::ranks_combined() const {

@@ -23,7 +23,10 @@
 // allgatherv data, an element of a reduction), and only the even units of the
 // window are private; the odd ones and all beyond are shared by every rank
 // (beyond the window's pages, one set of physical pages for all). A rank's
-// share (allgatherv input, reduce_scatter result) stays private.
+// share (allgatherv input, reduce_scatter result) stays private. Reduction
+// inputs are only read, so they are private pages of which only the window's
+// are ever written: the rest costs no memory, and each rank needs 3 memory
+// mappings rather than 4 (16,384 × 4 exceeds vm.max_map_count = 65530).
 // Why alternate: SMPI copies a message only where the sender's and the
 // receiver's private blocks overlap, and (SimGrid 3.32, shift_and_frame_
 // private_blocks) drops a private block that begins before the message does.
@@ -65,11 +68,16 @@ struct Partition {
 };
 Partition partition(int64_t total, int p, Layout layout, int root);
 
-// One buffer of 64-bit words: private, or (scale mode, `unit` > 0) private
-// only in the even units of the window.
+// One buffer of 64-bit words.
 class Buffer {
  public:
-  Buffer(int64_t words, int64_t unit);
+  enum class Kind {
+    own,     // private
+    window,  // scale mode: private only in the even units of the window
+    lazy,    // scale mode: private, but pages are only taken where written
+  };
+  // `unit`: the bytes of a window unit.
+  Buffer(int64_t words, Kind kind, int64_t unit = 1);
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -78,7 +86,8 @@ class Buffer {
 
  private:
   uint64_t* data_ = nullptr;
-  bool shared_ = false;
+  size_t bytes_ = 0;
+  Kind kind_ = Kind::own;
 };
 
 class Workload {
