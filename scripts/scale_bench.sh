@@ -2,10 +2,10 @@
 # Scale benchmark (issue #8): every algorithm of ours and SimGrid's default
 # per family, 1 MiB, at p = 1024, 4096, 16384, in scale mode. One run per
 # collective, algorithm and p, each killed (with its smpirun) after LIMIT
-# seconds of wall time or when MemAvailable falls below FLOOR_MIB, and then
-# recorded as over-limit. Appends to results/scale/summary.csv:
+# seconds of wall time (recorded as over-time) or when the machine's
+# MemAvailable falls below FLOOR_MIB (over-memory). Appends to results/scale/summary.csv:
 #   collective,algorithm,p,status,time_us,correct,checked_ranks,wall_s,cpu_s,mem_mib,load1
-# status: ok, wrong (correct = 0), over-limit, failed (an error: see *.log).
+# status: ok, wrong (correct = 0), over-time, over-memory, failed (an error: see *.log).
 # wall_s depends on what else the machine runs (load1: its 1-minute load at
 # the start); cpu_s is the simulation's own CPU time.
 #
@@ -40,16 +40,19 @@ algorithms_of() {
 
 mem_available_mib() { awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo; }
 
-# Runs one case in its own process group; prints ok or over-limit.
+# Runs one case in its own process group; prints ok, over-time or over-memory.
 run_case() {
   local log=$1; shift
   setsid "$collsim" run "$@" > "$log.csv" 2> "$log" &
   local pid=$! start=$SECONDS
   while kill -0 "$pid" 2> /dev/null; do
-    if [ $((SECONDS - start)) -ge "$limit" ] || [ "$(mem_available_mib)" -lt "$floor" ]; then
+    local over=""
+    [ $((SECONDS - start)) -ge "$limit" ] && over=over-time
+    [ "$(mem_available_mib)" -lt "$floor" ] && over=over-memory  # the machine's, which other jobs share
+    if [ -n "$over" ]; then
       kill -KILL -- "-$pid" 2> /dev/null
       wait "$pid" 2> /dev/null
-      echo over-limit
+      echo "$over"
       return
     fi
     sleep 2
