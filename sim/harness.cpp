@@ -3,7 +3,7 @@
 //
 //   smpirun ... libcollsim-smpi.so --collective C --algos a,b --sizes 0,4096
 //       --roots 0,3 [--blocks N] --alpha A --beta B --gamma G --duplex full|half --reps R --warmup W
-//       [--op bxor|matmul] [--layout even|ramp|single]
+//       [--op bxor|matmul] [--layout even|ramp|single] [--scale 0|1]
 //
 // For each algorithm × size × root: W warm-up and R timed repetitions. Each
 // repetition starts at one common instant (all ranks agree on the largest
@@ -11,9 +11,12 @@
 // exit skew enters the time; the time of a repetition is that of the slowest
 // rank; the result is the minimum over repetitions. Before each repetition
 // every rank gets fresh inputs that depend on the repetition, and afterwards
-// checks its whole result (workload.hpp). Rank 0 prints one CSV row per case
+// checks its whole result, in scale mode (--scale 1) its window part
+// (workload.hpp). Rank 0 prints one CSV row per case
 // on stdout (header first), `correct` 0 where any rank's result was wrong;
-// the first wrong rank says where on stderr. Exit status 1 if any result
+// the first wrong rank says where on stderr; `checked_ranks` says how many
+// ranks checked any of their result (all but reduce_scatter's ranks beyond
+// the window in scale mode, see workload.hpp). Exit status 1 if any result
 // was wrong or any rank started late.
 //
 // All per-rank state is local to main: under -no-privatize ranks share globals.
@@ -62,6 +65,7 @@ struct Options {
   int64_t blocks = 0;  // 0: block_policy
   Net net{5e-6, 1e-9, 1e-9};
   int reps = 3, warmup = 1;
+  bool scale = false;  // window buffers (workload.hpp)
 };
 
 std::vector<std::string> split(const std::string& text) {
@@ -108,6 +112,7 @@ Options parse(int argc, char** argv, int p) {
     else if (key == "--warmup") o.warmup = static_cast<int>(to_int(val));
     else if (key == "--op") o.op = parse_operator(val);
     else if (key == "--layout") o.layout = parse_layout(val);
+    else if (key == "--scale") o.scale = to_int(val) != 0;
     else throw std::invalid_argument("unknown option " + key);
   }
   for (auto& name : split(algos)) o.algos.push_back(&find_algorithm(o.collective, name));
@@ -125,14 +130,40 @@ Options parse(int argc, char** argv, int p) {
   return o;
 }
 
-// The common start instant: W = the latest entry into an allreduce, E = the
-// latest exit; a second allreduce of the same kind ends by about E + (E − W),
+enum class Fold { max, min, sum };
+
+// One value combined over all ranks and returned to all: a binomial tree into
+// rank 0 and back out (2⌈log2 p⌉ steps). SimGrid's default MPI_Allreduce
+// reduces linearly at rank 0, which costs O(p²) wall time (minutes at
+// p = 16,384). Its own tag keeps it apart from any algorithm's messages.
+double all_ranks(double v, Fold fold, MPI_Comm comm) {
+  constexpr int kTag = 32000;
+  int p = 0, rank = 0;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &rank);
+  int mask = 1;
+  for (; mask < p; mask <<= 1) {
+    if (rank & mask) {
+      MPI_Send(&v, 1, MPI_DOUBLE, rank - mask, kTag, comm);
+      break;
+    }
+    if (rank + mask >= p) continue;
+    double x = 0;
+    MPI_Recv(&x, 1, MPI_DOUBLE, rank + mask, kTag, comm, MPI_STATUS_IGNORE);
+    v = fold == Fold::max ? std::max(v, x) : fold == Fold::min ? std::min(v, x) : v + x;
+  }
+  if (rank != 0) MPI_Recv(&v, 1, MPI_DOUBLE, rank - mask, kTag, comm, MPI_STATUS_IGNORE);
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (rank + mask < p) MPI_Send(&v, 1, MPI_DOUBLE, rank + mask, kTag, comm);
+  return v;
+}
+
+// The common start instant: W = the latest entry into all_ranks, E = the
+// latest exit; a second all_ranks ends by about E + (E − W),
 // so start = E + 2(E − W) + 1 µs leaves every rank time to arrive.
 double common_start(MPI_Comm comm) {
-  double w = MPI_Wtime();
-  MPI_Allreduce(MPI_IN_PLACE, &w, 1, MPI_DOUBLE, MPI_MAX, comm);
-  double e = MPI_Wtime();
-  MPI_Allreduce(MPI_IN_PLACE, &e, 1, MPI_DOUBLE, MPI_MAX, comm);
+  const double w = all_ranks(MPI_Wtime(), Fold::max, comm);
+  const double e = all_ranks(MPI_Wtime(), Fold::max, comm);
   return e + 2 * (e - w) + 1e-6;
 }
 
@@ -153,10 +184,9 @@ void sleep_until(double instant) {
 // Says on stderr, from the lowest rank whose result is wrong, where it is
 // wrong; returns whether every rank's result is right.
 bool all_correct(const std::string& wrong, const std::string& what, int rank, MPI_Comm comm) {
-  int p = 0, first = 0;
+  int p = 0;
   MPI_Comm_size(comm, &p);
-  first = wrong.empty() ? p : rank;
-  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
+  const int first = static_cast<int>(all_ranks(wrong.empty() ? p : rank, Fold::min, comm));
   if (first == rank) std::fprintf(stderr, "%s: error: %s: rank %d %s\n", kProgram, what.c_str(), rank, wrong.c_str());
   return first == p;
 }
@@ -164,6 +194,7 @@ bool all_correct(const std::string& wrong, const std::string& what, int rank, MP
 struct Outcome {
   double seconds = std::numeric_limits<double>::infinity();  // best repetition
   bool correct = true, on_time = true;
+  int checked_ranks = 0;
 };
 
 // One case: the minimum over repetitions of the slowest rank's time.
@@ -172,6 +203,7 @@ Outcome time_case(const Algorithm& algo, Workload& work, int64_t blocks, const O
   const CollArgs args = work.args(blocks);
   MPI_Comm_rank(args.comm, &rank);
   Outcome out;
+  out.checked_ranks = static_cast<int>(all_ranks(work.checks_something() ? 1 : 0, Fold::sum, args.comm));
   for (int rep = 0; rep < o.warmup + o.reps; ++rep) {
     work.fill(rep);
     const double start = common_start(args.comm);
@@ -181,8 +213,7 @@ Outcome time_case(const Algorithm& algo, Workload& work, int64_t blocks, const O
       out.on_time = false;
     }
     algo.run(args);
-    double t = MPI_Wtime() - start;
-    MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, args.comm);
+    const double t = all_ranks(MPI_Wtime() - start, Fold::max, args.comm);
     if (rep >= o.warmup) out.seconds = std::min(out.seconds, t);
     // One report per case is enough: later repetitions only repeat it.
     if (out.correct) out.correct = all_correct(work.check(rep), what, rank, args.comm);
@@ -201,7 +232,8 @@ int run(int argc, char** argv) {
     if (rank == 0) std::fprintf(stderr, "%s: error: %s\n", kProgram, e.what());
     return 2;
   }
-  if (rank == 0) std::printf("collective,algorithm,p,bytes,blocks,time_us,model_us,root,reps,op,layout,correct\n");
+  if (rank == 0)
+    std::printf("collective,algorithm,p,bytes,blocks,time_us,model_us,root,reps,op,layout,correct,checked_ranks\n");
   int failures = 0;
   const bool reducing = reduces(o.collective);
   const bool layout = o.collective == Collective::reduce_scatter || o.collective == Collective::allgatherv;
@@ -212,15 +244,15 @@ int run(int argc, char** argv) {
         char what[200];
         std::snprintf(what, sizeof what, "%s %s p=%d bytes=%" PRId64 " blocks=%" PRId64 " root=%" PRId64,
                       collective_name(o.collective), algo->name, p, bytes, n, root);
-        Workload work(o.collective, o.op, o.layout, MPI_COMM_WORLD, static_cast<int>(root), bytes);
+        Workload work(o.collective, o.op, o.layout, MPI_COMM_WORLD, static_cast<int>(root), bytes, o.scale);
         const Outcome out = time_case(*algo, work, n, o, what);
         failures += !out.correct || !out.on_time;
         if (rank != 0) continue;
         std::printf("%s,%s,%d,%" PRId64 ",%" PRId64 ",%.3f,", collective_name(o.collective), algo->name, p, bytes, n,
                     out.seconds * 1e6);
         if (algo->model) std::printf("%.3f", algo->model(o.net, p, bytes, n) * 1e6);
-        std::printf(",%" PRId64 ",%d,%s,%s,%d\n", root, o.reps, reducing ? operator_name(o.op) : "",
-                    layout ? layout_name(o.layout) : "", out.correct ? 1 : 0);
+        std::printf(",%" PRId64 ",%d,%s,%s,%d,%d\n", root, o.reps, reducing ? operator_name(o.op) : "",
+                    layout ? layout_name(o.layout) : "", out.correct ? 1 : 0, out.checked_ranks);
         std::fflush(stdout);
       }
     }

@@ -1,18 +1,25 @@
 #include "launch.hpp"
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <map>
 #include <sstream>
 #include <stdexcept>
+
+#include "scale.hpp"
 
 namespace collsim::sim {
 
@@ -127,13 +134,23 @@ std::string format_bytes(int64_t b) {
   return std::to_string(b) + "B";
 }
 
+namespace {
+std::string fixed(double v, int digits) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", digits, v);
+  return text;
+}
+}  // namespace
+
 std::string csv_line(const Row& r) {
   char time[64], model[64] = "";
   std::snprintf(time, sizeof time, "%.3f", r.time_us);
   if (r.model_us) std::snprintf(model, sizeof model, "%.3f", *r.model_us);
   return r.collective + "," + r.algorithm + "," + std::to_string(r.p) + "," + std::to_string(r.bytes) + "," +
          std::to_string(r.blocks) + "," + time + "," + model + "," + std::to_string(r.root) + "," +
-         std::to_string(r.reps) + "," + r.op + "," + r.layout + "," + (r.correct ? "1" : "0");
+         std::to_string(r.reps) + "," + r.op + "," + r.layout + "," + (r.correct ? "1" : "0") + "," +
+         std::to_string(r.checked_ranks) + "," + fixed(r.wall_s, 2) + "," + fixed(r.cpu_s, 2) + "," +
+         fixed(r.mem_mib, 1);
 }
 
 namespace {
@@ -158,9 +175,9 @@ Row parse_row(const std::string& line) {
   std::stringstream ss(line);
   for (std::string field; std::getline(ss, field, ',');) f.push_back(field);
   if (line.back() == ',') f.emplace_back();
-  if (f.size() != 12) throw std::runtime_error("malformed harness line: " + line);
+  if (f.size() != 13) throw std::runtime_error("malformed harness line: " + line);
   Row r{f[0],           f[1], std::stoll(f[2]), std::stoll(f[3]), std::stoll(f[4]), std::stod(f[5]), std::nullopt,
-        std::stoll(f[7]), std::stoi(f[8]), f[9], f[10], f[11] == "1"};
+        std::stoll(f[7]), std::stoi(f[8]), f[9], f[10], f[11] == "1", std::stoll(f[12])};
   if (!f[6].empty()) r.model_us = std::stod(f[6]);
   return r;
 }
@@ -183,6 +200,91 @@ struct TempDir {
 
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
+// What the harness prints: kCsvHeader without the columns the launcher adds.
+const std::string kHarnessHeader = std::string(kCsvHeader).substr(0, std::string(kCsvHeader).find(",wall_s"));
+
+// Proportional set size of process `pid` in KiB (0 once it is gone). PSS
+// divides each page among its mappings, so SimGrid's shared pages, mapped
+// once per rank, count once; RSS would count them p times.
+double pss_kib(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/smaps_rollup");
+  for (std::string key; in >> key; in.ignore(std::numeric_limits<std::streamsize>::max(), '\n'))
+    if (key == "Pss:") {
+      double kib = 0;
+      in >> kib;
+      return kib;
+    }
+  return 0;
+}
+
+// `root` and all its descendants, from the parent ids in /proc/PID/stat.
+std::vector<pid_t> process_tree(pid_t root) {
+  std::multimap<pid_t, pid_t> children;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string stat;
+    std::getline(std::ifstream(entry.path() / "stat"), stat);
+    const size_t paren = stat.rfind(')');  // the command name may hold spaces
+    if (paren == std::string::npos) continue;
+    std::istringstream rest(stat.substr(paren + 1));
+    char state = 0;
+    pid_t parent = 0;
+    if (rest >> state >> parent) children.emplace(parent, std::stoi(name));
+  }
+  std::vector<pid_t> tree{root};
+  for (size_t i = 0; i < tree.size(); ++i)
+    for (auto [it, end] = children.equal_range(tree[i]); it != end; ++it) tree.push_back(it->second);
+  return tree;
+}
+
+struct Measured {
+  int status = 0;  // as std::system gives it
+  double wall_s = 0, cpu_s = 0, mem_mib = 0;
+};
+
+double children_cpu_s() {
+  rusage use{};
+  getrusage(RUSAGE_CHILDREN, &use);
+  return static_cast<double>(use.ru_utime.tv_sec + use.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(use.ru_utime.tv_usec + use.ru_stime.tv_usec);
+}
+
+double own_cpu_s() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// Runs `cmd` under /bin/sh like std::system, sampling the peak PSS of its
+// process tree. Reading smaps_rollup of 16,384 ranks' mappings costs tenths
+// of a second, so samples are at least 50 ms and 20 reading times apart (the
+// sampler takes at most 5% of a core; wall_s is late by up to one interval).
+Measured run_measured(const std::string& cmd) {
+  const auto start = std::chrono::steady_clock::now();
+  const double cpu_before = children_cpu_s();
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("cannot start smpirun: fork failed");
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  Measured m;
+  double peak_kib = 0;
+  while (waitpid(pid, &m.status, WNOHANG) == 0) {
+    const double reading = own_cpu_s();
+    double kib = 0;
+    for (pid_t p : process_tree(pid)) kib += pss_kib(p);
+    peak_kib = std::max(peak_kib, kib);
+    usleep(static_cast<useconds_t>(std::max(0.05, 20 * (own_cpu_s() - reading)) * 1e6));
+  }
+  m.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  m.cpu_s = children_cpu_s() - cpu_before;
+  m.mem_mib = peak_kib / 1024;
+  return m;
+}
+
 // The α-β network of SMPI (measured with SimGrid 3.32): CM02 without TCP
 // effects gives exactly α + (m + 16)β per message; SMPI's piecewise model,
 // cross traffic and the benchmarking of host code would blur it. Sends are
@@ -193,6 +295,14 @@ const char* const kNetworkFlags =
     "--cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:1e30 "
     "--cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 --cfg=smpi/send-is-detached-thresh:0 "
     "--log=root.thres:warning --log=xbt_cfg.thres:warning";
+
+// Scale mode (measured with SimGrid 3.32): 64 KiB stacks instead of 8 MiB;
+// no guard pages, which cost a mapping each and exhaust vm.max_map_count
+// (65530) near 16,384 ranks; a tree barrier instead of SimGrid's linear one
+// (14.7 s of wall time at 16,384 ranks); shared pages across all ranks.
+const char* const kScaleFlags =
+    "--cfg=contexts/stack-size:64 --cfg=contexts/guard-size:0 --cfg=smpi/barrier:ompi_tree "
+    "--cfg=smpi/shared-malloc:global";
 
 // One smpirun over `algos` (all ours, or one built-in).
 std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algorithm*>& algos, const TempDir& dir,
@@ -210,18 +320,20 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
   const fs::path out = dir.path / "out.csv", err = dir.path / "err.txt";
   const std::string cmd = "cd " + quote(dir.path.string()) + " && smpirun -no-privatize -np " + std::to_string(req.p) +
                           " -platform " + quote(platform.string()) + " -hostfile hosts.txt " + kNetworkFlags + " " +
-                          extra + " " + quote(lib) + " --collective " + collective_name(algos.front()->collective) +
+                          (req.scale ? kScaleFlags : "") + " " + extra + " " + quote(lib) +
+                          " --scale " + (req.scale ? "1" : "0") + " --collective " + collective_name(algos.front()->collective) +
                           " --algos " + names + " --sizes " + join(req.sizes) + " --roots " + join(req.roots) +
                           " --blocks " + std::to_string(req.blocks) + " " + net + " --reps " +
                           std::to_string(req.reps) + " --warmup " + std::to_string(req.warmup) + " --op " +
                           operator_name(req.op) + " --layout " + layout_name(req.layout) + " > " +
                           quote(out.string()) + " 2> " + quote(err.string());
-  const int status = std::system(cmd.c_str());
+  const Measured run = run_measured(cmd);
+  const int status = run.status;
   const std::string text = read_file(out);
   std::vector<Row> rows;
   std::stringstream lines(text);
   std::string line;
-  const bool header = static_cast<bool>(std::getline(lines, line)) && line == kCsvHeader;
+  const bool header = static_cast<bool>(std::getline(lines, line)) && line == kHarnessHeader;
   // smpirun appends its own lines (the command, "Execution failed") when the program fails.
   const std::string prefix = std::string(collective_name(algos.front()->collective)) + ",";
   while (header && std::getline(lines, line))
@@ -236,6 +348,11 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
     throw std::runtime_error("smpirun failed for " + names + " (status " + std::to_string(status) + ")" +
                              (why.empty() ? "; run it by hand: " + cmd : why));
   }
+  for (Row& r : rows) {
+    r.wall_s = run.wall_s;
+    r.cpu_s = run.cpu_s;
+    r.mem_mib = run.mem_mib;
+  }
   return rows;
 }
 
@@ -244,12 +361,14 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
 std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t, size_t)>& on_batch,
                           std::vector<std::string>* failures) {
   // Every rank holds the whole message (reductions: input and result):
-  // p·m or 2p·m bytes of real memory.
+  // p·m or 2p·m bytes of real memory; in scale mode only the windows' pages
+  // are private, plus one rank's share each (2m in all).
   constexpr int64_t kMemoryLimit = int64_t{8} << 30;
   const Collective c = req.algos.front()->collective;
   const int64_t copies = c == Collective::bcast ? 1 : 2, elem = element_bytes(c, req.op);
   for (int64_t bytes : req.sizes) {
-    if (bytes > kMemoryLimit / copies / req.p)
+    const int64_t per_rank = req.scale ? std::min(bytes, kMaxWindowBytes) : bytes;
+    if (per_rank > (kMemoryLimit - (req.scale ? 2 * bytes : 0)) / copies / req.p)
       throw UsageError("p x size = " + std::to_string(req.p) + " x " + format_bytes(bytes) +
                        " exceeds the 8 GiB of buffers a simulation may allocate");
     if (bytes % elem != 0)

@@ -13,6 +13,7 @@
 #include "args.hpp"
 #include "platform.hpp"
 #include "registry.hpp"
+#include "scale.hpp"
 
 namespace collsim::sim {
 
@@ -42,7 +43,12 @@ struct SimRequest {
   int reps = 3, warmup = 1;
   Operator op = Operator::bxor;  // reductions
   Layout layout = Layout::even;  // reduce_scatter, allgatherv
+  // Scale mode: lean SimGrid settings (64 KiB stacks, no guard pages, a tree
+  // barrier) and window buffers (workload.hpp): only the first 4 KiB of each
+  // rank's copy of the vector are real and checked.
+  bool scale = false;
 };
+
 
 // One harness CSV row.
 struct Row {
@@ -53,10 +59,15 @@ struct Row {
   int64_t root = 0;
   int reps = 0;
   std::string op, layout;  // empty where the collective has none
-  bool correct = true;     // every rank's result checked out
+  bool correct = true;     // every checked rank's result checked out
+  int64_t checked_ranks = 0;  // ranks that checked (part of) their result
+  // The smpirun that simulated this row (and the others of its batch): wall
+  // seconds, CPU seconds (user + system; under load the wall time is
+  // longer) and peak proportional set size of its process tree in MiB.
+  double wall_s = 0, cpu_s = 0, mem_mib = 0;
 };
 inline constexpr const char* kCsvHeader =
-    "collective,algorithm,p,bytes,blocks,time_us,model_us,root,reps,op,layout,correct";
+    "collective,algorithm,p,bytes,blocks,time_us,model_us,root,reps,op,layout,correct,checked_ranks,wall_s,cpu_s,mem_mib";
 std::string csv_line(const Row& r);
 // One line of the harness's CSV; throws std::runtime_error when malformed.
 Row parse_row(const std::string& line);

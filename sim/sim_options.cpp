@@ -17,7 +17,13 @@ void add_common_options(cli::po::options_description& opts) {
       "p", value<std::string>()->required(), "number of ranks, >= 1")(
       "root", value<std::string>()->default_value("0"), "root rank, 0 <= root < p")(
       "reps", value<std::string>(), "timed repetitions (minimum is reported)")(
-      "warmup", value<std::string>(), "untimed warm-up repetitions");
+      "warmup", value<std::string>(), "untimed warm-up repetitions")(
+      "scale", value<std::string>()->default_value("auto"),
+      ("on, off or auto (on from p = " + std::to_string(kScaleAutoRanks) +
+       "): lean SimGrid settings (64 KiB stacks, no guard pages, tree barrier) and buffers of which only " +
+       std::to_string(kWindowUnits) + " units (bytes or elements) at the start are private and checked on every rank, " +
+       "the rest shared by all ranks; reps 1, warmup 0 unless given")
+          .c_str());
   add_platform_options(opts);
 }
 
@@ -36,6 +42,11 @@ Collective read_common_options(const cli::po::variables_map& vm, SimRequest& req
   }
   req.p = cli::parse_int(vm["p"].as<std::string>(), "--p", 1, 1 << 20);
   req.roots = {cli::parse_int(vm["root"].as<std::string>(), "--root", 0, req.p - 1)};
+  const std::string scale = vm["scale"].as<std::string>();
+  cli::require_one_of(scale, "scale", {"on", "off", "auto"});
+  req.scale = scale == "on" || (scale == "auto" && req.p >= kScaleAutoRanks);
+  // The simulated time is deterministic, and a repetition at p = 16,384 costs seconds.
+  if (req.scale) req.reps = 1, req.warmup = 0;
   if (vm.count("reps")) req.reps = static_cast<int>(cli::parse_int(vm["reps"].as<std::string>(), "--reps", 1, 1000));
   if (vm.count("warmup"))
     req.warmup = static_cast<int>(cli::parse_int(vm["warmup"].as<std::string>(), "--warmup", 0, 1000));

@@ -1,8 +1,11 @@
 #include "workload.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 
 namespace collsim::sim {
@@ -106,8 +109,52 @@ Partition partition(int64_t total, int p, Layout layout, int root) {
   return part;
 }
 
-Workload::Workload(Collective c, Operator op, Layout layout, MPI_Comm comm, int root, int64_t bytes)
-    : c_(c), op_(op), comm_(comm), root_(root), bytes_(bytes) {
+Buffer::Buffer(int64_t words, Kind kind, int64_t unit) : bytes_(static_cast<size_t>(std::max<int64_t>(words, 1) * 8)) {
+#ifdef COLLSIM_SMPI
+  // Under a page stays private: SimGrid 3.32 maps its shared file over the
+  // whole of such a buffer when the last shared block ends at its end.
+  if (kind == Kind::window && bytes_ >= 4096) {
+    // Shared: each odd unit of the window, then all from the window's end.
+    std::vector<size_t> shared;
+    for (int64_t u = 1; u < 2 * kWindowUnits && static_cast<size_t>(u * unit) < bytes_; u += 2) {
+      shared.push_back(static_cast<size_t>(u * unit));
+      shared.push_back(std::min(static_cast<size_t>((u + 1) * unit), bytes_));
+    }
+    shared.back() = bytes_;
+    data_ = static_cast<uint64_t*>(SMPI_PARTIAL_SHARED_MALLOC(bytes_, shared.data(), static_cast<int>(shared.size() / 2)));
+    kind_ = kind;
+    return;
+  }
+#else
+  (void)unit;  // without SMPI nothing is shared: a window is private
+#endif
+  if (kind == Kind::lazy) {  // fresh anonymous pages: untouched ones are the zero page
+    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    data_ = static_cast<uint64_t*>(p);
+    kind_ = kind;
+    return;
+  }
+  data_ = new uint64_t[bytes_ / 8];  // fill() writes what is read
+}
+
+Buffer::~Buffer() {
+  switch (kind_) {
+#ifdef COLLSIM_SMPI
+    case Kind::window:
+      SMPI_SHARED_FREE(data_);
+      return;
+#endif
+    case Kind::lazy:
+      munmap(data_, bytes_);
+      return;
+    default:
+      delete[] data_;
+  }
+}
+
+Workload::Workload(Collective c, Operator op, Layout layout, MPI_Comm comm, int root, int64_t bytes, bool scale)
+    : c_(c), op_(op), comm_(comm), root_(root), bytes_(bytes), scale_(scale) {
   MPI_Comm_size(comm, &p_);
   MPI_Comm_rank(comm, &rank_);
   const int64_t elem = element_bytes(c, op);
@@ -131,8 +178,11 @@ Workload::Workload(Collective c, Operator op, Layout layout, MPI_Comm comm, int 
                                                                                      : count_ * words_per_elem;
   const int64_t out_words = c == Collective::bcast || c == Collective::allgatherv ? (bytes + 7) / 8
                                                                                   : out_count() * words_per_elem;
-  in_.resize(static_cast<size_t>(std::max<int64_t>(in_words, 1)));
-  out_.resize(static_cast<size_t>(std::max<int64_t>(out_words, 1)));
+  // Whole-vector results get a window, reduction inputs lazy pages; a rank's share stays private.
+  using Kind = Buffer::Kind;
+  const int64_t unit = reduces(c) ? elem : 1;
+  in_ = std::make_unique<Buffer>(in_words, scale && reduces(c) ? Kind::lazy : Kind::own);
+  out_ = std::make_unique<Buffer>(out_words, scale && c != Collective::reduce_scatter ? Kind::window : Kind::own, unit);
 }
 
 Workload::~Workload() {
@@ -146,14 +196,29 @@ int64_t Workload::out_first() const { return c_ == Collective::reduce_scatter ? 
 
 int64_t Workload::out_count() const { return c_ == Collective::reduce_scatter ? part_.counts[rank_] : count_; }
 
+int64_t Workload::filled_units() const {
+  const int64_t units = reduces(c_) ? count_ : bytes_;
+  return scale_ ? std::min(units, 2 * kWindowUnits) : units;
+}
+
+bool Workload::real(int64_t u) const { return !scale_ || (u < 2 * kWindowUnits && u % 2 == 0); }
+
+bool Workload::checks_something() const {
+  if (!reduces(c_)) return bytes_ > 0;
+  // The first even unit of the result, if it lies in the window.
+  const int64_t first_even = out_first() + out_first() % 2;
+  const bool in_window = !scale_ || first_even < std::min(out_first() + out_count(), 2 * kWindowUnits);
+  return has_output() && ranks_combined() > 0 && out_count() > 0 && in_window;
+}
+
 int Workload::ranks_combined() const {
   return c_ == Collective::scan ? rank_ + 1 : c_ == Collective::exscan ? rank_ : p_;
 }
 
 CollArgs Workload::args(int64_t blocks) {
-  CollArgs a{has_output() ? out_.data() : nullptr, bytes_, root_, comm_, blocks};
+  CollArgs a{has_output() ? out_->data() : nullptr, bytes_, root_, comm_, blocks};
   if (c_ == Collective::bcast) return a;
-  a.sendbuf = in_.data();
+  a.sendbuf = in_->data();
   a.count = count_;
   a.type = type_;
   a.op = mpi_op_;
@@ -163,38 +228,42 @@ CollArgs Workload::args(int64_t blocks) {
 }
 
 void Workload::fill(int rep) {
-  auto* in = reinterpret_cast<uint8_t*>(in_.data());
-  auto* out = reinterpret_cast<uint8_t*>(out_.data());
+  auto* in = reinterpret_cast<uint8_t*>(in_->data());
+  auto* out = reinterpret_cast<uint8_t*>(out_->data());
   switch (c_) {
     case Collective::bcast:
-      fill_pattern(out, bytes_, rep, rank_ != root_);
+      fill_pattern(out, filled_units(), rep, rank_ != root_);
       return;
     case Collective::allgatherv:
-      fill_pattern(out, bytes_, rep, true);
+      fill_pattern(out, filled_units(), rep, true);
       for (int j = 0; j < part_.counts[rank_]; ++j) in[j] = pattern_byte(part_.displs[rank_] + j, rep);
       return;
     default:
       break;
   }
-  std::fill(out_.begin(), out_.end(), 0xA5A5A5A5A5A5A5A5ULL);
+  const int64_t words_per_elem = element_bytes(c_, op_) / 8;
+  const int64_t poisoned = std::min(out_count(), std::max<int64_t>(filled_units() - out_first(), 0));
+  std::fill(out_->data(), out_->data() + poisoned * words_per_elem, 0xA5A5A5A5A5A5A5A5ULL);
+  const int64_t real = filled_units();
   if (op_ == Operator::bxor) {
-    for (int64_t i = 0; i < count_; ++i) in_[i] = a_of(i, rep) ^ b_of(rank_, rep);
+    for (int64_t i = 0; i < real; ++i) in_->data()[i] = a_of(i, rep) ^ b_of(rank_, rep);
   } else {
     const Mat r = r_of(rank_, rep);
-    auto* m = reinterpret_cast<Mat*>(in_.data());
-    for (int64_t i = 0; i < count_; ++i) m[i] = conjugate(r, a_of(i, rep));
+    auto* m = reinterpret_cast<Mat*>(in_->data());
+    for (int64_t i = 0; i < real; ++i) m[i] = conjugate(r, a_of(i, rep));
   }
 }
 
 std::string Workload::check(int rep) const {
   if (!reduces(c_)) {
-    const auto* out = reinterpret_cast<const uint8_t*>(out_.data());
-    for (int64_t w = 0; w * 8 < bytes_; ++w) {
+    const auto* out = reinterpret_cast<const uint8_t*>(out_->data());
+    const int64_t bytes = filled_units();
+    for (int64_t w = 0; w * 8 < bytes; ++w) {
       const uint64_t v = a_of(w, rep);
-      const int64_t len = std::min<int64_t>(8, bytes_ - w * 8);
+      const int64_t len = std::min<int64_t>(8, bytes - w * 8);
       if (std::memcmp(out + w * 8, &v, static_cast<size_t>(len)) == 0) continue;
       for (int64_t j = w * 8; j < w * 8 + len; ++j)
-        if (out[j] != pattern_byte(j, rep)) return wrong("byte", j, out[j], pattern_byte(j, rep));
+        if (real(j) && out[j] != pattern_byte(j, rep)) return wrong("byte", j, out[j], pattern_byte(j, rep));
     }
     return "";
   }
@@ -204,16 +273,19 @@ std::string Workload::check(int rep) const {
   if (op_ == Operator::bxor) {
     uint64_t bs = 0;
     for (int r = 0; r < k; ++r) bs ^= b_of(r, rep);
+    const uint64_t* out = out_->data();
     for (int64_t j = 0; j < out_count(); ++j) {
+      if (!real(first + j)) continue;
       const uint64_t want = ((k & 1) ? a_of(first + j, rep) : 0) ^ bs;
-      if (out_[j] != want) return wrong("element", first + j, out_[j], want);
+      if (out[j] != want) return wrong("element", first + j, out[j], want);
     }
     return "";
   }
   Mat prefix{1, 0, 0, 1};
   for (int r = 0; r < k; ++r) prefix = mul(prefix, r_of(r, rep));
-  const auto* m = reinterpret_cast<const Mat*>(out_.data());
+  const auto* m = reinterpret_cast<const Mat*>(out_->data());
   for (int64_t j = 0; j < out_count(); ++j) {
+    if (!real(first + j)) continue;
     const Mat want = conjugate(prefix, a_of(first + j, rep));
     if (std::memcmp(&m[j], &want, sizeof want) != 0) return wrong("element (entry a)", first + j, m[j].a, want.a);
   }

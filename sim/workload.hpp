@@ -15,6 +15,35 @@
 // (or the owner of the range) only; every other rank starts with their
 // complement.
 //
+// Scale mode (harness --scale 1, for p in the thousands): p full copies of
+// an m-byte vector do not fit in memory, so every buffer that holds the whole
+// vector (broadcast and allgatherv results, reduction inputs, and results but
+// reduce_scatter's) is SMPI_PARTIAL_SHARED_MALLOC memory: its real part is
+// the window, the first 2·kWindowUnits units (unit: a byte of broadcast and
+// allgatherv data, an element of a reduction), and only the even units of the
+// window are private; the odd ones and all beyond are shared by every rank
+// (beyond the window's pages, one set of physical pages for all). A rank's
+// share (allgatherv input, reduce_scatter result) stays private. Reduction
+// inputs are only read, so they are private pages of which only the window's
+// are ever written: the rest costs no memory, and each rank needs 3 memory
+// mappings rather than 4 (16,384 × 4 exceeds vm.max_map_count = 65530).
+// Why alternate: SMPI copies a message only where the sender's and the
+// receiver's private blocks overlap, and (SimGrid 3.32, shift_and_frame_
+// private_blocks) drops a private block that begins before the message does.
+// With one-unit private blocks every block lies wholly after or before a
+// message's start, so each even unit travels exactly as in a full run,
+// whatever the algorithm's message boundaries (a byte-level allgatherv piece,
+// a pipeline block). All whole-vector buffers start at unit 0, so positions
+// agree between ranks; reductions combine element by element, so an even
+// window element of a result depends only on the same element of the inputs,
+// which are filled as above: the closed forms stay valid, and each rank
+// checks the even window units of its result. Ranks whose result misses the
+// window (reduce_scatter ranks whose share starts beyond it) check nothing;
+// checks_something() says which. Not seen: errors only in odd units or
+// beyond the window (a pipeline's later blocks).
+// Why not private buffers on a sample of ranks: a sampled rank would receive
+// nothing from a shared neighbour (SMPI skips shared senders' bytes too).
+//
 // Both operators charge γ per byte they combine (smpi_execute_flops: the
 // platforms give hosts a speed of 1/γ flops per second), so SimGrid's
 // built-ins pay for ⊕ as ours do. In a non-SMPI build they only compute.
@@ -23,11 +52,13 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "collective.hpp"
 #include "registry.hpp"
+#include "scale.hpp"
 
 namespace collsim::sim {
 
@@ -37,10 +68,33 @@ struct Partition {
 };
 Partition partition(int64_t total, int p, Layout layout, int root);
 
+// One buffer of 64-bit words.
+class Buffer {
+ public:
+  enum class Kind {
+    own,     // private
+    window,  // scale mode: private only in the even units of the window
+    lazy,    // scale mode: private, but pages are only taken where written
+  };
+  // `unit`: the bytes of a window unit.
+  Buffer(int64_t words, Kind kind, int64_t unit = 1);
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  uint64_t* data() { return data_; }
+  const uint64_t* data() const { return data_; }
+
+ private:
+  uint64_t* data_ = nullptr;
+  size_t bytes_ = 0;
+  Kind kind_ = Kind::own;
+};
+
 class Workload {
  public:
   // Throws std::invalid_argument when `bytes` is no multiple of the element size.
-  Workload(Collective c, Operator op, Layout layout, MPI_Comm comm, int root, int64_t bytes);
+  // `scale`: the window buffers of scale mode above.
+  Workload(Collective c, Operator op, Layout layout, MPI_Comm comm, int root, int64_t bytes, bool scale = false);
   ~Workload();
   Workload(const Workload&) = delete;
   Workload& operator=(const Workload&) = delete;
@@ -51,6 +105,8 @@ class Workload {
   void fill(int rep);
   // "" if this rank's result is right, else where it is first wrong.
   std::string check(int rep) const;
+  // Whether check() looks at any element of this rank's result.
+  bool checks_something() const;
 
  private:
   Collective c_;
@@ -59,7 +115,8 @@ class Workload {
   int p_ = 1, rank_ = 0, root_ = 0;
   int64_t bytes_ = 0, count_ = 0;  // count_: elements of the input vector
   Partition part_;                 // reduce_scatter, allgatherv
-  std::vector<uint64_t> in_, out_; // words; a null buffer where MPI allows none
+  bool scale_ = false;
+  std::unique_ptr<Buffer> in_, out_;  // words; a null buffer where MPI allows none
   MPI_Datatype type_ = MPI_BYTE;
   MPI_Op mpi_op_ = MPI_OP_NULL;
 
@@ -67,6 +124,10 @@ class Workload {
   int64_t out_first() const;  // index of the first result element in the whole vector
   int64_t out_count() const;
   int ranks_combined() const;  // k: the result combines ranks [0, k)
+  // Units [0, n) of the vector are filled: all, or the window in scale mode.
+  int64_t filled_units() const;
+  // Whether unit `u` of the vector is real (checked).
+  bool real(int64_t u) const;
 };
 
 }  // namespace collsim::sim

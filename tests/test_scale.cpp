@@ -1,0 +1,98 @@
+// Scale mode (window buffers, lean SimGrid settings): every family gives the
+// same simulated time as a full run and still checks results, and a wrong
+// result is still caught at a size where scale mode turns on by itself.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "launch.hpp"
+#include "platform.hpp"
+#include "registry.hpp"
+#include "run_cli.hpp"
+
+namespace collsim::sim {
+namespace {
+
+using test::run_collsim;
+
+SimRequest request(int64_t p, bool scale) {
+  SimRequest req;
+  req.platform = *platforms::find_preset("alphabeta");
+  req.platform.nodes = p;
+  req.p = p;
+  req.reps = 1;
+  req.warmup = 1;  // the second repetition must find the window refilled
+  req.scale = scale;
+  return req;
+}
+
+// Ranks whose even-layout share of `count` elements holds an even element
+// below 2 · kWindowUnits: the reduce_scatter ranks that can check anything.
+int64_t reduce_scatter_checkers(int64_t count, int64_t p) {
+  int64_t n = 0, first = 0;
+  for (int64_t r = 0; r < p; ++r) {
+    const int64_t size = count / p + (r < count % p ? 1 : 0);
+    const int64_t even = first + first % 2;
+    if (even < first + size && even < 2 * kWindowUnits) ++n;
+    first += size;
+  }
+  return n;
+}
+
+// Sizes whose pieces (m/p bytes, elements) start inside the window at odd
+// offsets, so the alternating private units are what makes them arrive.
+TEST(ScaleMode, EveryAlgorithmIsCorrectAndTimedAsInAFullRun) {
+  const int64_t p = 37;
+  for (Collective c : kCollectives) {
+    for (Operator op : {Operator::bxor, Operator::matmul}) {
+      if (!reduces(c) && op == Operator::matmul) continue;
+      for (const Algorithm* a : algorithms_of(c)) {
+        // SimGrid's default stands for its built-ins (some overflow 64 KiB stacks).
+        if (a->has(kSmpiBuiltin) && a->builtin_name() != "default") continue;
+        if (op == Operator::matmul && a->has(kCommutative)) continue;
+        SimRequest full = request(p, false), lean = request(p, true);
+        full.algos = lean.algos = {a};
+        full.sizes = lean.sizes = {32 * 1001, 32 * 17};
+        full.roots = lean.roots = {5};
+        full.op = lean.op = op;
+        std::vector<Row> want, got;
+        ASSERT_NO_THROW(want = simulate(full)) << a->name;
+        ASSERT_NO_THROW(got = simulate(lean)) << a->name;
+        const std::string what = std::string(collective_name(c)) + " " + a->name + " " + operator_name(op);
+        for (size_t i = 0; i < 2; ++i) {
+          EXPECT_TRUE(got.at(i).correct) << what << " bytes=" << got.at(i).bytes;
+          EXPECT_EQ(got.at(i).time_us, want.at(i).time_us) << what << " bytes=" << got.at(i).bytes;
+        }
+        const int64_t count = 1001 * 32 / element_bytes(c, op);
+        const int64_t checkers = c == Collective::reduce_scatter ? reduce_scatter_checkers(count, p)
+                                 : c == Collective::reduce       ? 1
+                                 : c == Collective::exscan       ? p - 1
+                                                                 : p;
+        EXPECT_EQ(got.at(0).checked_ranks, checkers) << what;
+        EXPECT_EQ(want.at(0).checked_ranks, c == Collective::reduce_scatter ? p : checkers) << what;
+      }
+    }
+  }
+}
+
+// SimGrid's binomial reduce combines matmul in the wrong order; scale mode,
+// on by itself at this p, must still see it (and see bxor right).
+TEST(ScaleMode, CatchesAWrongResultWhereItTurnsOnByItself) {
+  const std::string run = "run --collective reduce --algo smpi:ompi_binomial --size 1KiB --root 3 --format csv --p " +
+                          std::to_string(kScaleAutoRanks);
+  const auto wrong = run_collsim(run + " --op matmul");
+  EXPECT_EQ(wrong.status, 1) << wrong.out;
+  EXPECT_NE(wrong.out.find(",3,1,matmul,,0,1,"), std::string::npos) << wrong.out;  // root 3, reps 1, correct 0
+  const auto right = run_collsim(run);
+  EXPECT_EQ(right.status, 0) << right.out;
+  EXPECT_NE(right.out.find(",3,1,bxor,,1,1,"), std::string::npos) << right.out;
+}
+
+TEST(ScaleMode, BadValueIsOneError) {
+  const auto r = run_collsim("run --algo binomial --p 4 --size 1KiB --scale maybe", true);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.out.find("scale"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace collsim::sim
