@@ -54,6 +54,12 @@ inline Span block_span(int64_t bytes, int64_t n, int64_t b) {
   const int64_t begin = b * size < bytes ? b * size : bytes;
   return {begin, begin + size < bytes ? begin + size : bytes};
 }
+// The same cut on whole units of `unit` bytes (elements), in bytes: a block
+// never splits an element (a broadcast inside a reduction moves elements).
+inline Span block_span(int64_t bytes, int64_t unit, int64_t n, int64_t b) {
+  const Span units = block_span(bytes / unit, n, b);
+  return {units.begin * unit, units.end * unit};
+}
 
 inline char* at(void* buf, int64_t offset) { return static_cast<char*>(buf) + offset; }
 

@@ -88,11 +88,14 @@ void bcast_two_tree(const CollArgs& a) {
   if (p == 1 || a.bytes == 0) return;
   const int64_t n = a.blocks;
   const TwoTree tt(p, a.root);
+  // Whole elements per block when the allreduce broadcasts its result.
+  int unit = 1;
+  MPI_Type_size(a.type, &unit);
   for_each_busy_step(two_tree_bcast_plan(tt, rank, n), n, [&](const Step& st) {
     const int64_t sb = st.send_block, rb = st.recv_block;
     const StepEdge &to = st.to, &from = st.from;
-    const Span out = block_span(a.bytes, n, std::max<int64_t>(sb, 0));
-    const Span in = block_span(a.bytes, n, std::max<int64_t>(rb, 0));
+    const Span out = block_span(a.bytes, unit, n, std::max<int64_t>(sb, 0));
+    const Span in = block_span(a.bytes, unit, n, std::max<int64_t>(rb, 0));
     MPI_Sendrecv(at(a.buf, out.begin), sb < 0 ? 0 : out.count(), MPI_BYTE,
                  sb < 0 ? MPI_PROC_NULL : static_cast<int>(to.peer), 0, at(a.buf, in.begin),
                  rb < 0 ? 0 : in.count(), MPI_BYTE, rb < 0 ? MPI_PROC_NULL : static_cast<int>(from.peer), 0,
