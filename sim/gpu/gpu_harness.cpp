@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "gpu_call.hpp"
+#include "start_instant.hpp"
 #include "gpu_registry.hpp"
 
 namespace collsim::sim::gpu {
@@ -89,31 +90,6 @@ platforms::GpuPlatform read_platform() {
   std::stringstream text;
   text << in.rdbuf();
   return platforms::gpu_platform_from_text(text.str());
-}
-
-// The common start instant (as sim/harness.cpp): W = the latest entry into
-// an allreduce, E = the latest exit; a second allreduce ends by about
-// E + (E − W), so E + 2(E − W) + 1 µs leaves every rank time to arrive.
-double common_start(MPI_Comm comm) {
-  double w = MPI_Wtime();
-  MPI_Allreduce(MPI_IN_PLACE, &w, 1, MPI_DOUBLE, MPI_MAX, comm);
-  double e = MPI_Wtime();
-  MPI_Allreduce(MPI_IN_PLACE, &e, 1, MPI_DOUBLE, MPI_MAX, comm);
-  return e + 2 * (e - w) + 1e-6;
-}
-
-void sleep_until(double instant) {
-  const double d = instant - MPI_Wtime();
-  if (d <= 0) return;
-  timespec ts;
-  ts.tv_sec = static_cast<time_t>(d);
-  // Rounded up: waking a nanosecond early would start the clock before the instant.
-  ts.tv_nsec = static_cast<long>(std::ceil((d - static_cast<double>(ts.tv_sec)) * 1e9));
-  if (ts.tv_nsec >= 1000000000L) {
-    ++ts.tv_sec;
-    ts.tv_nsec -= 1000000000L;
-  }
-  nanosleep(&ts, nullptr);
 }
 
 // The vector of n doubles; sampled: private around the edges of every pr
