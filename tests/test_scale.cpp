@@ -9,22 +9,14 @@
 #include "platform.hpp"
 #include "registry.hpp"
 #include "run_cli.hpp"
+#include "sim_request.hpp"
 
 namespace collsim::sim {
 namespace {
 
 using test::run_collsim;
 
-SimRequest request(int64_t p, bool scale) {
-  SimRequest req;
-  req.platform = *platforms::find_preset("alphabeta");
-  req.platform.nodes = p;
-  req.p = p;
-  req.reps = 1;
-  req.warmup = 1;  // the second repetition must find the window refilled
-  req.scale = scale;
-  return req;
-}
+using test::alphabeta_request;
 
 // Ranks whose even-layout share of `count` elements holds an even element
 // below 2 · kWindowUnits: the reduce_scatter ranks that can check anything.
@@ -50,7 +42,7 @@ TEST(ScaleMode, EveryAlgorithmIsCorrectAndTimedAsInAFullRun) {
         // SimGrid's default stands for its built-ins (some overflow 64 KiB stacks).
         if (a->has(kSmpiBuiltin) && a->builtin_name() != "default") continue;
         if (op == Operator::matmul && a->has(kCommutative)) continue;
-        SimRequest full = request(p, false), lean = request(p, true);
+        SimRequest full = alphabeta_request(p, false), lean = alphabeta_request(p, true);
         full.algos = lean.algos = {a};
         full.sizes = lean.sizes = {32 * 1001, 32 * 17};
         full.roots = lean.roots = {5};

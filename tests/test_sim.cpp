@@ -17,22 +17,14 @@
 #include "platform.hpp"
 #include "registry.hpp"
 #include "run_cli.hpp"
+#include "sim_request.hpp"
 
 namespace collsim::sim {
 namespace {
 
 using test::run_collsim;
 
-
-SimRequest request(int64_t p) {
-  SimRequest req;
-  req.platform = *platforms::find_preset("alphabeta");
-  req.platform.nodes = p;
-  req.p = p;
-  req.reps = 1;
-  req.warmup = 1;  // the buffers are refilled and rechecked per repetition
-  return req;
-}
+using test::alphabeta_request;
 
 // Every one of our broadcasts, roots 0 and p-1, sizes 0, 1, and sizes that
 // no block count here divides; block counts from the policy and n = 7.
@@ -40,7 +32,7 @@ TEST(SimBcast, EveryAlgorithmDeliversCorrectData) {
   ASSERT_GE(our_algorithms(Collective::bcast).size(), 5u);
   for (int64_t p : {1, 2, 3, 5, 8, 17, 33, 64}) {
     for (int64_t blocks : {0, 7}) {
-      SimRequest req = request(p);
+      SimRequest req = alphabeta_request(p);
       req.algos = our_algorithms(Collective::bcast);
       req.sizes = {0, 1, 1000, 4099};
       req.roots = {0, p - 1};
@@ -90,7 +82,7 @@ void expect_all_correct(Collective c, Operator op, Layout layout) {
     if (op == Operator::bxor || !a->has(kCommutative)) algos.push_back(a);
   const int64_t elem = element_bytes(c, op);
   for (int64_t p : {1, 2, 3, 5, 7, 8, 13, 16, 17, 33}) {
-    SimRequest req = request(p);
+    SimRequest req = alphabeta_request(p);
     req.algos = algos;
     req.op = op;
     req.layout = layout;
@@ -127,7 +119,7 @@ TEST(SimGathers, AllgathervEveryLayout) {
 // Scans of ours keep the order; SimGrid's (below) does not.
 TEST(SimScans, OursAreCorrectWithMatmul) {
   for (Collective c : {Collective::scan, Collective::exscan}) {
-    SimRequest req = request(7);
+    SimRequest req = alphabeta_request(7);
     req.algos = our_algorithms(c);
     if (req.algos.empty()) continue;
     req.op = Operator::matmul;
@@ -146,7 +138,7 @@ TEST(SimScans, SimGridBuiltinIsWrongForNonCommutativeOperators) {
   for (Collective c : {Collective::scan, Collective::exscan}) {
     const Algorithm& builtin = find_algorithm(c, "smpi:default");
     EXPECT_TRUE(builtin.has(kCommutative));
-    SimRequest req = request(5);
+    SimRequest req = alphabeta_request(5);
     req.algos = {&builtin};
     req.sizes = {32 * 4};
     req.op = Operator::bxor;
@@ -160,7 +152,7 @@ TEST(SimScans, SimGridBuiltinIsWrongForNonCommutativeOperators) {
 // elements (clamped), at sizes where the halves differ by one element.
 TEST(SimScans, TwoTreeKeepsTheOrderForEveryBlockCount) {
   for (Collective c : {Collective::scan, Collective::exscan}) {
-    SimRequest req = request(2);
+    SimRequest req = alphabeta_request(2);
     req.algos = {&find_algorithm(c, "two-tree")};
     req.op = Operator::matmul;
     req.sizes = {32, 7 * 32, 211 * 32};
@@ -213,7 +205,7 @@ TEST(SimScans, DoublingTimesMatchTheModelWithinOnePercent) {
                                                       {Collective::exscan, "two-op-doubling"}};
   for (int64_t p : {17, 36}) {
     for (const auto& [c, name] : cases) {
-      SimRequest req = request(p);
+      SimRequest req = alphabeta_request(p);
       req.algos = {&find_algorithm(c, name)};
       req.sizes = {8, 80000};
       for (const Row& r : simulate(req)) {
@@ -230,7 +222,7 @@ TEST(SimScans, DoublingTimesMatchTheModelWithinOnePercent) {
 // preset, 10 000 longs with bxor: 123-doubling beats 1-doubling and SimGrid's
 // linear MPI_Exscan.
 TEST(SimScans, OneTwoThreeDoublingWinsAtP36With10000Longs) {
-  SimRequest req = request(36);
+  SimRequest req = alphabeta_request(36);
   req.platform = *platforms::find_preset("omnipath36x32");
   req.platform.cores_per_node = 1;
   req.algos = {&find_algorithm(Collective::exscan, "123-doubling"), &find_algorithm(Collective::exscan, "1-doubling"),
@@ -251,7 +243,7 @@ TEST(SimBcast, FullDuplexTimesMatchTheModelWithinOnePercent) {
   const double alpha = 5e-6, beta = 1e-9;
   for (int64_t p : {17, 64}) {
     for (const char* name : {"circulant", "binomial", "linear-pipeline", "two-tree"}) {
-      SimRequest req = request(p);
+      SimRequest req = alphabeta_request(p);
       req.algos = {&find_algorithm(Collective::bcast, name)};
       req.sizes = {4096, 100000, 1 << 20};
       req.roots = {0, p - 1};
@@ -284,7 +276,7 @@ TEST(SimReductions, LargeAllreduceMatchesTheClosedFormsWithinOnePercent) {
   const int64_t m = 8 << 20;
   for (auto [name, p] : {std::pair{"halving-doubling", 32}, std::pair{"halving-doubling", 8},
                          std::pair{"ring", 6}, std::pair{"ring", 13}}) {
-    SimRequest req = request(p);
+    SimRequest req = alphabeta_request(p);
     req.platform.gamma = gamma;
     req.algos = {&find_algorithm(Collective::allreduce, name)};
     req.sizes = {m};
@@ -305,7 +297,7 @@ TEST(SimReductions, ModelsMatchTheSimulationOnHalfAndFullDuplex) {
   for (bool full : {true, false}) {
     for (int64_t p : {12, 16}) {
       for (Collective c : {Collective::reduce, Collective::allreduce}) {
-        SimRequest req = request(p);
+        SimRequest req = alphabeta_request(p);
         req.platform.full_duplex = full;
         req.algos.clear();
         for (const char* name : {"binary-tree", "recursive-doubling", "halving-doubling", "binary-blocks", "ring"})
@@ -320,7 +312,7 @@ TEST(SimReductions, ModelsMatchTheSimulationOnHalfAndFullDuplex) {
     }
   }
   // The half-duplex exchange costs twice the bandwidth term: ring at p = 16.
-  SimRequest req = request(16);
+  SimRequest req = alphabeta_request(16);
   req.algos = {&find_algorithm(Collective::allreduce, "ring")};
   req.sizes = {1 << 20};
   const double full = simulate(req).at(0).time_us;
@@ -341,7 +333,7 @@ TEST(SimReductions, TwoTreeFullDuplexTimesMatchTheModelWithinOnePercent) {
   for (Collective c : {Collective::reduce, Collective::allreduce}) {
     for (int64_t p : {17, 64}) {
       for (int64_t n : {8, 64}) {
-        SimRequest req = request(p);
+        SimRequest req = alphabeta_request(p);
         req.algos = {&find_algorithm(c, "two-tree")};
         req.op = Operator::matmul;
         req.sizes = {64 << 10, 256 << 10};
@@ -368,7 +360,7 @@ TEST(SimReductions, TwoTreeFullDuplexTimesMatchTheModelWithinOnePercent) {
 // roots 0 and p − 1 of expect_all_correct do not reach that path.
 TEST(SimReductions, TwoTreeMatmulToAMiddleRoot) {
   for (int64_t p : {3, 5, 8, 17}) {
-    SimRequest req = request(p);
+    SimRequest req = alphabeta_request(p);
     req.algos = {&find_algorithm(Collective::reduce, "two-tree")};
     req.op = Operator::matmul;
     req.sizes = {32, 211 * 32};
@@ -380,24 +372,17 @@ TEST(SimReductions, TwoTreeMatmulToAMiddleRoot) {
   }
 }
 
-// The acceptance case: p = 64, m = 4 MiB, n = 64: 69 rounds of α + (65536 + 16)β.
-TEST(SimBcast, CirculantAcceptanceCase) {
-  SimRequest req = request(64);
-  req.algos = {&find_algorithm(Collective::bcast, "circulant")};
-  req.sizes = {4 << 20};
-  req.blocks = 64;
-  const Row r = simulate(req).at(0);
-  EXPECT_NEAR(r.time_us, 69 * (5.0 + 65552e-3), 0.01 * 69 * (5.0 + 65552e-3));
-}
-
-// The same for 4 MiB in 64 blocks on two trees: 74 steps (see closed_form).
-TEST(SimBcast, TwoTreeAcceptanceCase) {
-  SimRequest req = request(64);
-  req.algos = {&find_algorithm(Collective::bcast, "two-tree")};
-  req.sizes = {4 << 20};
-  req.blocks = 64;
-  const Row r = simulate(req).at(0);
-  EXPECT_NEAR(r.time_us, 74 * (5.0 + 65552e-3), 0.01 * 74 * (5.0 + 65552e-3));
+// The acceptance case, p = 64, m = 4 MiB, n = 64, in steps of α + (65536 +
+// 16)β: circulant 69 rounds (n − 1 + q), two-tree 74 steps (see closed_form).
+TEST(SimBcast, AcceptanceCases) {
+  for (const auto& [name, steps] : {std::pair<const char*, double>{"circulant", 69}, {"two-tree", 74}}) {
+    SimRequest req = alphabeta_request(64);
+    req.algos = {&find_algorithm(Collective::bcast, name)};
+    req.sizes = {4 << 20};
+    req.blocks = 64;
+    const Row r = simulate(req).at(0);
+    EXPECT_NEAR(r.time_us, steps * (5.0 + 65552e-3), 0.01 * steps * (5.0 + 65552e-3)) << name;
+  }
 }
 
 // Two-tree step counts n + Λ(p) where the choice of the tree that carries the
@@ -411,7 +396,7 @@ TEST(SimBcast, TwoTreeStepCountsAreExact) {
   const Net net{5e-6, 1e-9, 0};
   for (const auto& [p, lambda] : {std::pair<int64_t, int64_t>{2, 0}, {3, 2}, {6, 3}, {30, 7}}) {
     for (int64_t n : {2, 3}) {
-      SimRequest req = request(p);
+      SimRequest req = alphabeta_request(p);
       req.algos = {&tt};
       req.sizes = {n * 4096};
       req.roots = {p / 2};
