@@ -1,4 +1,5 @@
 #include "launch.hpp"
+#include "scratch_dir.hpp"
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -155,13 +156,6 @@ std::string csv_line(const Row& r) {
 
 namespace {
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::string join(const std::vector<int64_t>& v) {
   std::string s;
   for (int64_t x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
@@ -183,22 +177,6 @@ Row parse_row(const std::string& line) {
 }
 
 namespace {
-
-// A private temporary directory, removed when done.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "collsim-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary directory");
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
-
-std::string quote(const std::string& s) { return "'" + s + "'"; }
 
 // What the harness prints: kCsvHeader without the columns the launcher adds.
 const std::string kHarnessHeader = std::string(kCsvHeader).substr(0, std::string(kCsvHeader).find(",wall_s"));
@@ -305,7 +283,7 @@ const char* const kScaleFlags =
     "--cfg=smpi/shared-malloc:global";
 
 // One smpirun over `algos` (all ours, or one built-in).
-std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algorithm*>& algos, const TempDir& dir,
+std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algorithm*>& algos, const ScratchDir& dir,
                            const fs::path& platform) {
   std::string names, extra;
   for (const Algorithm* a : algos) names += (names.empty() ? "" : ",") + std::string(a->name);
@@ -317,19 +295,19 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
   char net[200];
   std::snprintf(net, sizeof net, "--alpha %.17g --beta %.17g --gamma %.17g --duplex %s", req.platform.alpha,
                 req.platform.beta, req.platform.gamma, req.platform.full_duplex ? "full" : "half");
-  const fs::path out = dir.path / "out.csv", err = dir.path / "err.txt";
-  const std::string cmd = "cd " + quote(dir.path.string()) + " && smpirun -no-privatize -np " + std::to_string(req.p) +
-                          " -platform " + quote(platform.string()) + " -hostfile hosts.txt " + kNetworkFlags + " " +
-                          (req.scale ? kScaleFlags : "") + " " + extra + " " + quote(lib) +
+  const fs::path out = dir.path() / "out.csv", err = dir.path() / "err.txt";
+  const std::string cmd = "cd " + shell_quote(dir.path().string()) + " && smpirun -no-privatize -np " + std::to_string(req.p) +
+                          " -platform " + shell_quote(platform.string()) + " -hostfile hosts.txt " + kNetworkFlags + " " +
+                          (req.scale ? kScaleFlags : "") + " " + extra + " " + shell_quote(lib) +
                           " --scale " + (req.scale ? "1" : "0") + " --collective " + collective_name(algos.front()->collective) +
                           " --algos " + names + " --sizes " + join(req.sizes) + " --roots " + join(req.roots) +
                           " --blocks " + std::to_string(req.blocks) + " " + net + " --reps " +
                           std::to_string(req.reps) + " --warmup " + std::to_string(req.warmup) + " --op " +
                           operator_name(req.op) + " --layout " + layout_name(req.layout) + " > " +
-                          quote(out.string()) + " 2> " + quote(err.string());
+                          shell_quote(out.string()) + " 2> " + shell_quote(err.string());
   const Measured run = run_measured(cmd);
   const int status = run.status;
-  const std::string text = read_file(out);
+  const std::string text = read_text_file(out);
   std::vector<Row> rows;
   std::stringstream lines(text);
   std::string line;
@@ -342,7 +320,7 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
   if (!header || rows.size() != algos.size() * req.sizes.size() * req.roots.size() ||
       (status != 0 && std::none_of(rows.begin(), rows.end(), [](const Row& r) { return !r.correct; }))) {
     std::string why;
-    std::stringstream errs(read_file(err));
+    std::stringstream errs(read_text_file(err));
     for (std::string l; std::getline(errs, l);)
       if (l.find("rror") != std::string::npos || l.find("CRITICAL") != std::string::npos) why += "\n  " + l;
     throw std::runtime_error("smpirun failed for " + names + " (status " + std::to_string(status) + ")" +
@@ -375,12 +353,12 @@ std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t
       throw UsageError("size " + format_bytes(bytes) + " is no whole number of " + std::to_string(elem) + "-byte " +
                        operator_name(req.op) + " elements");
   }
-  const TempDir dir;
+  const ScratchDir dir("collsim");
   const bool file = req.platform.name.size() > 4 &&
                     req.platform.name.compare(req.platform.name.size() - 4, 4, ".xml") == 0;
-  const fs::path platform = file ? fs::absolute(req.platform.name) : dir.path / "platform.xml";
+  const fs::path platform = file ? fs::absolute(req.platform.name) : dir.path() / "platform.xml";
   if (!file) std::ofstream(platform) << platforms::platform_xml(req.platform);
-  std::ofstream(dir.path / "hosts.txt") << platforms::hostfile(req.platform, req.p);
+  std::ofstream(dir.path() / "hosts.txt") << platforms::hostfile(req.platform, req.p);
   // Ours in one batch, each built-in in its own.
   std::vector<std::vector<const Algorithm*>> batches(1);
   for (const Algorithm* a : req.algos) {

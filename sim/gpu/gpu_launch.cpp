@@ -1,4 +1,5 @@
 #include "gpu_launch.hpp"
+#include "scratch_dir.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -26,29 +27,6 @@ const char* const kSmpiFlags =
     "--cfg=smpi/coll-selector:ompi --cfg=smpi/test:0 "
     "--log=root.thres:warning --log=xbt_cfg.thres:warning";
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string quote(const std::string& s) { return "'" + s + "'"; }
-
-// A private temporary directory, removed when done.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "collsim-gpu-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary directory");
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
-
 GpuRow parse_row(const std::string& line) {
   std::vector<std::string> f;
   std::stringstream ss(line);
@@ -75,17 +53,17 @@ std::string join(const std::vector<int64_t>& v) {
 }  // namespace
 
 SmpiResult run_smpirun(const platforms::GpuPlatform& pf, const std::string& program, const std::string& args) {
-  const TempDir dir;
-  const fs::path params = dir.path / "platform.txt", out = dir.path / "out.txt", err = dir.path / "err.txt";
+  const ScratchDir dir("collsim-gpu");
+  const fs::path params = dir.path() / "platform.txt", out = dir.path() / "out.txt", err = dir.path() / "err.txt";
   std::ofstream(params) << platforms::gpu_platform_text(pf);
-  std::ofstream(dir.path / "hosts.txt") << platforms::gpu_hostfile(pf);
-  const std::string cmd = "cd " + quote(dir.path.string()) + " && " + platforms::kGpuPlatformEnv + "=" +
-                          quote(params.string()) + " smpirun -no-privatize -np " + std::to_string(pf.ranks()) +
-                          " -platform " + quote(COLLSIM_GPU_PLATFORM_LIB) + " -hostfile hosts.txt " + kSmpiFlags +
-                          " " + quote(program) + " " + args + " > " + quote(out.string()) + " 2> " +
-                          quote(err.string());
+  std::ofstream(dir.path() / "hosts.txt") << platforms::gpu_hostfile(pf);
+  const std::string cmd = "cd " + shell_quote(dir.path().string()) + " && " + platforms::kGpuPlatformEnv + "=" +
+                          shell_quote(params.string()) + " smpirun -no-privatize -np " + std::to_string(pf.ranks()) +
+                          " -platform " + shell_quote(COLLSIM_GPU_PLATFORM_LIB) + " -hostfile hosts.txt " + kSmpiFlags +
+                          " " + shell_quote(program) + " " + args + " > " + shell_quote(out.string()) + " 2> " +
+                          shell_quote(err.string());
   const int raw = std::system(cmd.c_str());
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_file(out), read_file(err)};
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_text_file(out), read_text_file(err)};
 }
 
 std::string gpu_csv_line(const GpuRow& r) {
@@ -106,7 +84,7 @@ std::vector<GpuRow> simulate_gpu(const GpuRequest& req, const std::function<void
     args += " --sample-above " +
             std::to_string(req.sample_above >= 0 ? req.sample_above : gpu_full_check_limit(req.platform.ranks()));
     if (req.trace_bytes >= 0)
-      args += " --trace-bytes " + std::to_string(req.trace_bytes) + " --trace-file " + quote(req.trace_file);
+      args += " --trace-bytes " + std::to_string(req.trace_bytes) + " --trace-file " + shell_quote(req.trace_file);
     const SmpiResult r = run_smpirun(req.platform, COLLSIM_GPU_LIB, args);
     std::stringstream lines(r.out);
     std::string line;
