@@ -53,13 +53,28 @@ void exec_mpi_version_under_mpirun(int argc, char** argv) {
 
 }  // namespace
 
+namespace {
+
+// Does (count, p, rank) replace the current maximum? A larger count, or the
+// same count at a smaller (p, rank): ties go to the first place in (p, rank)
+// order, so the summary does not depend on the order threads or MPI ranks
+// finish in.
+bool beats(int count, int64_t p, int64_t rank, int best, int64_t best_p, int64_t best_rank) {
+  if (count != best) return count > best;
+  return count > 0 && (p < best_p || (p == best_p && rank < best_rank));
+}
+
+}  // namespace
+
 void CirculantSweep::merge(const CirculantBatchStats& s, int64_t p_recursion, int64_t p_violations) {
-  if (s.max_recursive_calls > worst.max_recursive_calls) {
+  if (beats(s.max_recursive_calls, p_recursion, s.rank_of_max_recursion, worst.max_recursive_calls,
+            p_of_max_recursion, worst.rank_of_max_recursion)) {
     worst.max_recursive_calls = s.max_recursive_calls;
     worst.rank_of_max_recursion = s.rank_of_max_recursion;
     p_of_max_recursion = p_recursion;
   }
-  if (s.max_violations > worst.max_violations) {
+  if (beats(s.max_violations, p_violations, s.rank_of_max_violations, worst.max_violations, p_of_max_violations,
+            worst.rank_of_max_violations)) {
     worst.max_violations = s.max_violations;
     worst.rank_of_max_violations = s.rank_of_max_violations;
     p_of_max_violations = p_violations;
