@@ -8,39 +8,6 @@
 
 namespace collsim {
 
-namespace {
-int ctz(int64_t j) { return __builtin_ctzll(static_cast<uint64_t>(j)); }
-}  // namespace
-
-namespace inorder {
-
-int64_t parent(int64_t j, int64_t last) {
-  const int h = ctz(j);
-  const int64_t step = int64_t{1} << h;
-  if ((j >> (h + 1) & 1) || j + step > last) return j - step;
-  return j + step;
-}
-
-// Left child j - 2^(h-1) exists unless it is below `first` (T2's label 1).
-// The right child is the root of what is left of the right subtree
-// j+1 .. j+2^h-1: start at j + 2^(h-1) and go left while above `last`.
-// Example, labels 1..9: children(8) = {4, 9} (12 > 9, 10 > 9, then 9).
-int children(int64_t j, int64_t first, int64_t last, int64_t out[2]) {
-  const int h = ctz(j);
-  if (h == 0) return 0;
-  int count = 0;
-  const int64_t half = int64_t{1} << (h - 1);
-  if (j - half >= first) out[count++] = j - half;
-  if (j + 1 <= last) {
-    int64_t c = j + half;
-    while (c > last) c -= int64_t{1} << (ctz(c) - 1);  // c > j + 1 here, so ctz(c) >= 1
-    out[count++] = c;
-  }
-  return count;
-}
-
-}  // namespace inorder
-
 TwoTree::TwoTree(int64_t p, int64_t root) : p_(p), root_(root) {
   if (p < 2 || p > kMaxProcs)
     throw std::invalid_argument("two-tree: p = " + std::to_string(p) + " is out of range [2, 2^31-1]");
@@ -53,13 +20,6 @@ int64_t TwoTree::tree_root(int tree) const {
   // The largest power of two <= last label; its virtual rank is label - tree.
   const int64_t last = last_label(tree);
   return to_real((int64_t{1} << (63 - __builtin_clzll(static_cast<uint64_t>(last)))) - tree);
-}
-
-int64_t TwoTree::parent(int tree, int64_t rank) const {
-  if (rank == root_) return -1;
-  const int64_t j = to_virtual(rank) + tree;
-  const int64_t up = inorder::parent(j, last_label(tree));
-  return up == 0 ? root_ : to_real(up - tree);
 }
 
 int TwoTree::children(int tree, int64_t rank, int64_t out[2]) const {
@@ -105,19 +65,12 @@ int TwoTree::children(int tree, int64_t rank, int64_t out[2]) const {
 // T2 edges 6 -> 2 and 6 -> 8 get colour 1. Blocks [0,8) and [8,10); the
 // equations give f(block 0, odd label) = 1 and f(block 1, even label) = 1,
 // the other two 0: T1 colours 0 1 1 1 1 0 0 0 0, a valid colouring.
-int TwoTree::block_of(int64_t label) const {
-  int i = 0;
-  while (i + 1 < blocks_ && label >= block_start_[i + 1]) ++i;
-  return i;
-}
-
-int TwoTree::log_color(int tree, int64_t rank) const {
-  const int64_t label = to_virtual(rank) + 1;
-  const int c1 = (__builtin_popcountll(static_cast<uint64_t>(label)) ^ (flip_[label & 1] >> block_of(label))) & 1;
-  return tree == 1 ? c1 : 1 - c1;
-}
-
+// TwoTree::log_color (inline in two_tree.hpp, O(1)) evaluates c(L) xor f;
+// solve_block_flips() below finds f.
 namespace {
+
+// popcount(label) mod 2; inline code even without the popcnt instruction.
+int parity(int64_t label) { return __builtin_parityll(static_cast<uint64_t>(label)); }
 
 // Parity equations x[a] xor x[b] = d over at most 62 unknowns (2 per block);
 // at most 4 (b+1) per block of size 2^b plus one, so < 2000 for any p.
@@ -153,10 +106,12 @@ uint64_t solve_parity(const std::vector<ParityEquation>& eqs, int unknowns) {
 }  // namespace
 
 void TwoTree::solve_block_flips() {
-  for (int bit = 62; bit >= 0; --bit)
+  for (int bit = 62; bit >= 0; --bit) {
+    block_at_bit_[bit] = static_cast<int8_t>(blocks_);
     if (p_ >> bit & 1) block_start_[blocks_ + 1] = block_start_[blocks_] + (int64_t{1} << bit), ++blocks_;
+  }
   auto unknown = [&](int64_t label) { return 2 * block_of(label) + static_cast<int>(label & 1); };
-  auto c = [](int64_t label) { return __builtin_popcountll(static_cast<uint64_t>(label)) & 1; };
+  auto c = parity;
   std::vector<ParityEquation> eqs;
   // Sibling u of label L (T1 labels; tree t's label is L - 1 + t) must differ
   // in colour: c(L) ^ f(L) != c(u) ^ f(u).

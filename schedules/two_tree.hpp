@@ -49,9 +49,31 @@ namespace collsim {
 namespace inorder {
 // Parent label of j in the tree of labels first..last after removing every
 // label above last (and, for T2, label 1 = first - 1); 0 for the tree root.
-int64_t parent(int64_t j, int64_t last);
+// Inline: a sweep calls it for every rank of every p.
+inline int64_t parent(int64_t j, int64_t last) {
+  const int h = __builtin_ctzll(static_cast<uint64_t>(j));
+  const int64_t step = int64_t{1} << h;
+  if ((j >> (h + 1) & 1) || j + step > last) return j - step;
+  return j + step;
+}
 // Children of j, left before right, into out[0..2); returns their number.
-int children(int64_t j, int64_t first, int64_t last, int64_t out[2]);
+// Left child j - 2^(h-1) exists unless it is below `first` (T2's label 1).
+// The right child is the root of what is left of the right subtree
+// j+1 .. j+2^h-1: start at j + 2^(h-1) and go left while above `last`.
+// Example, labels 1..9: children(8) = {4, 9} (12 > 9, 10 > 9, then 9).
+inline int children(int64_t j, int64_t first, int64_t last, int64_t out[2]) {
+  const int h = __builtin_ctzll(static_cast<uint64_t>(j));
+  if (h == 0) return 0;
+  int count = 0;
+  const int64_t half = int64_t{1} << (h - 1);
+  if (j - half >= first) out[count++] = j - half;
+  if (j + 1 <= last) {
+    int64_t c = j + half;  // c > j + 1 while above last, so ctz(c) >= 1
+    while (c > last) c -= int64_t{1} << (__builtin_ctzll(static_cast<uint64_t>(c)) - 1);
+    out[count++] = c;
+  }
+  return count;
+}
 }  // namespace inorder
 
 class TwoTree {
@@ -64,7 +86,11 @@ class TwoTree {
 
   // Parent of `rank` in tree 1 or 2: the broadcast root for the tree's own
   // root, -1 for the broadcast root itself.
-  int64_t parent(int tree, int64_t rank) const;
+  int64_t parent(int tree, int64_t rank) const {
+    if (rank == root_) return -1;
+    const int64_t up = inorder::parent(to_virtual(rank) + tree, last_label(tree));
+    return up == 0 ? root_ : to_real(up - tree);
+  }
   // Children of `rank` in tree 1 or 2, in inorder (left before right), into
   // out[0..2); the broadcast root has one child per tree, the tree's root.
   int children(int tree, int64_t rank, int64_t out[2]) const;
@@ -74,8 +100,12 @@ class TwoTree {
   // The per-rank colouring (after the appendix's inEdgeColor, see
   // two_tree.cpp): colour of the edge parent -> rank in `tree`. Satisfies
   // Lemma 1 for every p (checked for all p <= 10^5 by `verify two-tree`).
-  // O(log p) per call; the constructor's block table costs O(log^3 p) once.
-  int log_color(int tree, int64_t rank) const;
+  // O(1) per call; the constructor's block table costs O(log^3 p) once.
+  int log_color(int tree, int64_t rank) const {
+    const int64_t label = to_virtual(rank) + 1;
+    const int c1 = (__builtin_parityll(static_cast<uint64_t>(label)) ^ (flip_[label & 1] >> block_of(label))) & 1;
+    return tree == 1 ? c1 : 1 - c1;
+  }
 
   // Renumbering without division: both sums stay in (-p, 2p).
   int64_t to_virtual(int64_t rank) const {
@@ -92,12 +122,18 @@ class TwoTree {
   int64_t last_label(int tree) const { return p_ - 2 + tree; }
   // Dyadic blocks of [0, p) by p's binary digits, highest first: block i is
   // [block_start_[i], block_start_[i+1]). p = 13 = 1101b: [0,8) [8,12) [12,13).
-  int block_of(int64_t label) const;
+  // Label L in [0, p) lies in the block of p's highest bit where L and p
+  // differ (there p has a one and L a zero): block_at_bit_ numbers those bits.
+  // p = 13 = 1101b, L = 9 = 1001b: they differ first at bit 2, block 1.
+  int block_of(int64_t label) const {
+    return block_at_bit_[63 - __builtin_clzll(static_cast<uint64_t>(label ^ p_))];
+  }
   void solve_block_flips();
 
   int64_t p_, root_;
   int blocks_ = 0;
   int64_t block_start_[33] = {};
+  int8_t block_at_bit_[64] = {};  // block_of(L) for L whose highest bit differing from p is this one
   uint32_t flip_[2] = {0, 0};  // bit i of flip_[L & 1]: block i's correction
 };
 

@@ -1,7 +1,6 @@
 #include "two_tree_coloring.hpp"
 
-#include <boost/container/small_vector.hpp>
-#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/compressed_sparse_row_graph.hpp>
 
 #include <stdexcept>
 
@@ -13,8 +12,9 @@ Coloring coloring_from_name(const std::string& name) {
   throw std::invalid_argument("unknown coloring '" + name + "'; known: linear, log");
 }
 
-TwoTreeTable two_tree_parents(const TwoTree& tt) {
-  TwoTreeTable t;
+const char* coloring_name(Coloring coloring) { return coloring == Coloring::linear ? "linear" : "log"; }
+
+void fill_parents(const TwoTree& tt, TwoTreeTable& t) {
   t.p = tt.p();
   const size_t p = static_cast<size_t>(tt.p());
   for (int tree = 1; tree <= 2; ++tree) {
@@ -23,98 +23,118 @@ TwoTreeTable two_tree_parents(const TwoTree& tt) {
     for (size_t r = 0; r < p; ++r) parent[r] = static_cast<int32_t>(tt.parent(tree, static_cast<int64_t>(r)));
     t.color[tree - 1].assign(p, -1);
   }
+}
+
+void fill_log_colors(const TwoTree& tt, TwoTreeTable& t) {
+  for (int tree = 1; tree <= 2; ++tree) {
+    auto& color = t.color[tree - 1];
+    for (int64_t r = 0; r < t.p; ++r)
+      color[static_cast<size_t>(r)] = r == tt.root() ? int8_t{-1} : static_cast<int8_t>(tt.log_color(tree, r));
+  }
+}
+
+TwoTreeTable two_tree_parents(const TwoTree& tt) {
+  TwoTreeTable t;
+  fill_parents(tt, t);
   return t;
 }
 
 TwoTreeTable two_tree_table(const TwoTree& tt, Coloring coloring) {
   TwoTreeTable t = two_tree_parents(tt);
-  if (coloring == Coloring::linear) {
+  if (coloring == Coloring::linear)
     linear_coloring(t);
-    return t;
-  }
-  for (int tree = 1; tree <= 2; ++tree)
-    for (int64_t r = 0; r < t.p; ++r)
-      if (r != tt.root()) t.color[tree - 1][static_cast<size_t>(r)] = static_cast<int8_t>(tt.log_color(tree, r));
+  else
+    fill_log_colors(tt, t);
   return t;
 }
 
 namespace {
-struct SmallVecS;
-}  // namespace
 
-}  // namespace collsim
-
-// Boost.Graph's hook for a custom out-edge container (container_gen).
-namespace boost {
-template <class T>
-struct container_gen<collsim::SmallVecS, T> {
-  using type = boost::container::small_vector<T, 2>;
-};
-template <>
-struct parallel_edge_traits<collsim::SmallVecS> {
-  using type = allow_parallel_edge_tag;
-};
-namespace container {  // a small_vector behaves like std::vector (found by ADL)
-template <class T, std::size_t N, class A, class O>
-graph_detail::vector_tag container_category(const small_vector<T, N, A, O>&) {
-  return {};
-}
-template <class T, std::size_t N, class A, class O>
-graph_detail::unstable_tag iterator_stability(const small_vector<T, N, A, O>&) {
-  return {};
-}
-}  // namespace container
-}  // namespace boost
-
-namespace collsim {
-
-namespace {
-
-struct TreeEdge {
-  int tree;
-  int64_t child;
-};
-// Every vertex of B has at most 2 edges: keeping them in a small_vector with
-// room for 2 saves the two allocations per vertex of the default std::vector
-// (3x faster at p = 10^6); the edge list is a vector too, not a std::list.
-struct SmallVecS {};
-using Bipartite = boost::adjacency_list<SmallVecS, boost::vecS, boost::undirectedS, boost::no_property, TreeEdge,
-                                        boost::no_property, boost::vecS>;
+// B as a Boost compressed sparse row graph with 32-bit vertex and edge
+// indices: each undirected edge s_i - r_j is stored once per direction, both
+// copies naming the same colour slot, (tree - 1)·p + j. Interleaved
+// vertices, s_i = 2i and r_i = 2i + 1, keep a rank's two vertices together.
+// About 40 bytes per rank, a quarter of a boost::adjacency_list's, which
+// matters once B outgrows the cache (p in the tens of thousands).
+using Bipartite = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, uint32_t,
+                                                     boost::no_property, uint32_t, uint32_t>;
 using Vertex = boost::graph_traits<Bipartite>::vertex_descriptor;
 
 }  // namespace
 
-void linear_coloring(TwoTreeTable& t) {
+struct LinearColoring::Graph {
+  Bipartite b;
+  // The edge list B is built from and the colour of each slot, kept between
+  // calls so that a sweep over p does not allocate each time.
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  std::vector<uint32_t> slots;
+  std::vector<int8_t> color;
+
+  void build(const TwoTreeTable& t);
+  size_t walk(Vertex u);
+};
+
+void LinearColoring::Graph::build(const TwoTreeTable& t) {
   const int64_t p = t.p;
-  Bipartite b(static_cast<size_t>(2 * p));  // s_i = i, r_i = p + i
+  edges.resize(static_cast<size_t>(4 * p));
+  slots.resize(static_cast<size_t>(4 * p));
+  size_t e = 0;
   for (int tree = 1; tree <= 2; ++tree)
     for (int64_t r = 0; r < p; ++r)
-      if (const int64_t s = t.parent_of(tree, r); s >= 0)
-        boost::add_edge(static_cast<Vertex>(s), static_cast<Vertex>(p + r), TreeEdge{tree, r}, b);
-  auto color_of = [&](const TreeEdge& e) -> int8_t& { return t.color[e.tree - 1][static_cast<size_t>(e.child)]; };
-  // From u, colour the uncoloured edge, step across it, alternate; stops at a
-  // path's end or where a cycle closes.
-  auto walk = [&](Vertex u) {
-    for (int8_t c = 0;; c ^= 1) {
-      bool moved = false;
-      for (auto [e, end] = boost::out_edges(u, b); e != end && !moved; ++e) {
-        int8_t& color = color_of(b[*e]);
-        if (color >= 0) continue;
-        color = c;
-        u = boost::target(*e, b);
-        moved = true;
+      if (const int64_t s = t.parent_of(tree, r); s >= 0) {
+        const auto sender = static_cast<uint32_t>(2 * s), receiver = static_cast<uint32_t>(2 * r + 1);
+        edges[e] = {sender, receiver};
+        edges[e + 1] = {receiver, sender};
+        slots[e] = slots[e + 1] = static_cast<uint32_t>((tree - 1) * p + r);
+        e += 2;
       }
-      if (!moved) return;
-    }
-  };
-  const size_t vertices = boost::num_vertices(b);
-  for (Vertex v = 0; v < vertices; ++v)
-    if (boost::out_degree(v, b) > 2)
-      throw std::logic_error("linear coloring: vertex of degree " + std::to_string(boost::out_degree(v, b)) +
-                             " in the sender/receiver graph");
-  for (Vertex v = 0; v < vertices; ++v)  // paths from one end
-    if (boost::out_degree(v, b) == 1) walk(v);
-  for (Vertex v = 0; v < vertices; ++v) walk(v);  // what is left are cycles, even as B is bipartite
+  b = Bipartite(boost::edges_are_unsorted_multi_pass, edges.begin(), edges.begin() + static_cast<std::ptrdiff_t>(e),
+                slots.begin(), static_cast<uint32_t>(2 * p));
+  color.assign(static_cast<size_t>(2 * p), -1);
 }
+
+// From u, colour the uncoloured edge, step across it, alternate; stops at a
+// path's end or where a cycle closes. Returns the edges it coloured.
+size_t LinearColoring::Graph::walk(Vertex u) {
+  size_t colored = 0;
+  for (int8_t c = 0;; c ^= 1) {
+    bool moved = false;
+    for (auto [e, end] = boost::out_edges(u, b); e != end && !moved; ++e) {
+      int8_t& slot_color = color[b[*e]];
+      if (slot_color >= 0) continue;
+      slot_color = c;
+      u = boost::target(*e, b);
+      moved = true;
+    }
+    if (!moved) return colored;
+    ++colored;
+  }
+}
+
+LinearColoring::LinearColoring() : graph_(std::make_unique<Graph>()) {}
+LinearColoring::~LinearColoring() = default;
+
+void LinearColoring::operator()(TwoTreeTable& t) {
+  Graph& g = *graph_;
+  g.build(t);
+  const Bipartite& b = g.b;
+  const size_t vertices = boost::num_vertices(b), edges = boost::num_edges(b) / 2;
+  size_t colored = 0;
+  for (Vertex v = 0; v < vertices; ++v) {  // paths from one end
+    const size_t degree = boost::out_degree(v, b);
+    if (degree > 2)
+      throw std::logic_error("linear coloring: vertex of degree " + std::to_string(degree) +
+                             " in the sender/receiver graph");
+    if (degree == 1) colored += g.walk(v);
+  }
+  for (Vertex v = 0; v < vertices && colored < edges; ++v)  // what is left are cycles, even as B is bipartite
+    colored += g.walk(v);
+  const size_t p = static_cast<size_t>(t.p);
+  for (int tree = 1; tree <= 2; ++tree)
+    for (size_t r = 0; r < p; ++r)
+      if (t.parent[tree - 1][r] >= 0) t.color[tree - 1][r] = g.color[(tree - 1) * p + r];
+}
+
+void linear_coloring(TwoTreeTable& t) { LinearColoring()(t); }
 
 }  // namespace collsim

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@ struct TwoTreeTable {
 enum class Coloring { linear, log };
 // "linear" / "log"; throws std::invalid_argument for any other name.
 Coloring coloring_from_name(const std::string& name);
+const char* coloring_name(Coloring coloring);
 
 // Parents from the per-rank functions; colours from `coloring`.
 TwoTreeTable two_tree_table(const TwoTree& tt, Coloring coloring);
@@ -34,13 +36,34 @@ TwoTreeTable two_tree_table(const TwoTree& tt, Coloring coloring);
 // The parents only (colours -1), for the colourings and for mutation tests.
 TwoTreeTable two_tree_parents(const TwoTree& tt);
 
+// The same into an existing table, whose storage is reused: a sweep over
+// many p then allocates (and page-faults) only when p grows.
+void fill_parents(const TwoTree& tt, TwoTreeTable& t);
+// Colours of every non-root rank from TwoTree::log_color.
+void fill_log_colors(const TwoTree& tt, TwoTreeTable& t);
+
 // Proof of Lemma 1, O(p): the bipartite graph B with a sender vertex s_i and
 // a receiver vertex r_i per rank (an edge s_i - r_j for each tree edge i -> j)
 // has maximum degree 2, so it is a union of paths and even cycles; walking
 // each path from an end and then each cycle, alternating 0/1, colours it.
-// B is a boost::adjacency_list. Fills t.color from t.parent; throws
-// std::logic_error if B has a vertex of degree > 2 (not two binary trees with
-// complementary leaves). B is bipartite, so its cycles are even.
+// B is a boost::adjacency_list, kept between calls (cleared, not freed).
+// Fills t.color from t.parent; throws std::logic_error if B has a vertex of
+// degree > 2 (not two binary trees with complementary leaves). B is
+// bipartite, so its cycles are even.
+class LinearColoring {
+ public:
+  LinearColoring();
+  ~LinearColoring();
+  LinearColoring(const LinearColoring&) = delete;
+  LinearColoring& operator=(const LinearColoring&) = delete;
+  void operator()(TwoTreeTable& t);
+
+ private:
+  struct Graph;
+  std::unique_ptr<Graph> graph_;
+};
+
+// One-off LinearColoring.
 void linear_coloring(TwoTreeTable& t);
 
 }  // namespace collsim

@@ -136,6 +136,7 @@ TEST(TwoTreeVerifyCli, MalformedFilesExit2) {
 TEST(TwoTreeVerifyCli, BadArgumentsExit2) {
   for (const char* args : {"schedule two-tree --p 1", "schedule two-tree --p 10 --coloring foo",
 "schedule two-tree --p 10 --root 10",
+                           "verify two-tree --p 2:5 --coloring linear,foo", "verify two-tree --p 2:5 --coloring log,log",
                            "verify two-tree --p 1:5", "verify two-tree --p 5:3", "verify two-tree",
                            "verify two-tree --file /nonexistent.csv"}) {
     const auto r = test::run_collsim(args, true);
@@ -143,6 +144,17 @@ TEST(TwoTreeVerifyCli, BadArgumentsExit2) {
     EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << args << ": " << r.out;
   }
   EXPECT_EQ(test::run_collsim("verify two-tree --p 2:64 --coloring log").status, 0);
+}
+
+// One sweep with both colourings checks the trees once and each colouring's
+// Lemma 1: it passes where both pass alone, and a table whose structure holds
+// but whose colouring breaks Lemma 1 is reported with the colouring named.
+TEST(TwoTreeVerify, BothColoringsInOneSweep) {
+  const auto both = test::run_collsim("verify two-tree --p 2:300 --coloring linear,log");
+  EXPECT_EQ(both.status, 0) << both.out;
+  EXPECT_NE(both.out.find("--coloring linear,log"), std::string::npos) << both.out;
+  TwoTreeChecker checker;
+  for (int64_t p : {2, 7, 10, 64, 1000}) EXPECT_FALSE(checker.verify_p(p, p / 2, {Coloring::linear, Coloring::log}));
 }
 
 }  // namespace

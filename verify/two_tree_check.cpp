@@ -11,20 +11,16 @@ namespace {
 std::string str(int64_t v) { return std::to_string(v); }
 std::string tree_name(int tree) { return "T" + str(tree); }
 
-// Per tree: children (up to 2 recorded, more counted), depth.
-struct Shape {
-  std::vector<int32_t> child;  // 2 per rank, -1 unused
-  std::vector<int32_t> count;
-  std::vector<int8_t> depth;  // -1 not yet known
-};
+}  // namespace
 
-std::optional<Counterexample> check_tree(const TwoTreeTable& t, int tree, int64_t root, Shape& s) {
+std::optional<Counterexample> TwoTreeChecker::check_tree(const TwoTreeTable& t, int tree, int64_t root) {
   const int64_t p = t.p;
   const size_t n = static_cast<size_t>(p);
   auto fail = [&](int64_t rank, const std::string& cond, const std::string& detail) {
     return Counterexample{p, rank, -1, tree_name(tree) + ": " + cond, detail};
   };
-  s.child.assign(2 * n, -1);
+  Shape& s = shape_[tree - 1];
+  s.child.resize(2 * n);  // child[2u + i] for i < count[u]
   s.count.assign(n, 0);
   for (int64_t r = 0; r < p; ++r) {
     const int64_t up = t.parent_of(tree, r);
@@ -38,63 +34,62 @@ std::optional<Counterexample> check_tree(const TwoTreeTable& t, int tree, int64_
   for (int64_t r = 0; r < p; ++r)
     if (s.count[r] > 2) return fail(r, "at most 2 children", str(s.count[r]) + " children");
 
-  // Depth by walking up to a rank of known depth; a walk longer than p is a
-  // cycle (a rank reached twice on the way).
+  // Breadth-first from the root along the recorded children, level by level
+  // (level d: depth d): as every other rank names one parent, each is reached
+  // at most once, and the ranks not reached are those whose way up never
+  // meets the root (a cycle).
   const int max_depth = ceil_log2(p) + 1;
-  s.depth.assign(n, -1);
-  s.depth[root] = 0;
-  std::vector<int32_t> path;
-  for (int64_t r = 0; r < p; ++r) {
-    path.clear();
-    int64_t u = r;
-    while (s.depth[u] < 0) {
-      if (static_cast<int64_t>(path.size()) > max_depth)
-        return fail(r, "depth <= ceil(log2 p) + 1 and no cycle",
-                    "more than " + str(max_depth) + " steps up from " + str(r) + " without reaching the root");
-      path.push_back(static_cast<int32_t>(u));
-      u = t.parent_of(tree, u);
+  order_.resize(n);
+  order_[0] = static_cast<int32_t>(root);
+  size_t reached = 1;
+  for (size_t level = 0, end = 1, depth = 0; level < end; level = end, end = reached, ++depth)
+    for (size_t head = level; head < end; ++head) {
+      const int32_t u = order_[head];
+      for (int i = 0; i < s.count[u]; ++i) {
+        const int32_t c = s.child[2 * static_cast<size_t>(u) + i];
+        if (static_cast<int>(depth) + 1 > max_depth)
+          return fail(c, "depth <= ceil(log2 p) + 1", "depth " + str(depth + 1) + " > " + str(max_depth));
+        order_[reached++] = c;
+      }
     }
-    for (size_t i = path.size(); i-- > 0;) {
-      if (s.depth[u] + 1 > max_depth)
-        return fail(path[i], "depth <= ceil(log2 p) + 1", "depth " + str(s.depth[u] + 1) + " > " + str(max_depth));
-      s.depth[path[i]] = static_cast<int8_t>(s.depth[u] + 1);
-      u = path[i];
-    }
+  if (reached < n) {
+    std::vector<bool> seen(n);
+    for (size_t i = 0; i < reached; ++i) seen[static_cast<size_t>(order_[i])] = true;
+    const auto r = static_cast<int64_t>(std::find(seen.begin(), seen.end(), false) - seen.begin());
+    return fail(r, "spanning tree, no cycle", "the parents from " + str(r) + " up never reach the broadcast root");
   }
+  return check_in_order(t, tree, root);
+}
 
-  // In-order: subtrees bottom-up (deepest first) as ranges [lo, hi] of
-  // virtual ranks; a node with children a < b needs hi(a) = v - 1 and
-  // lo(b) = v + 1, with one child that child's range must end at v - 1 or
-  // start at v + 1. Then every subtree is contiguous and inorder sorted.
-  std::vector<int64_t> lo(n), hi(n);
-  auto v_of = [&](int64_t r) { return r > root ? r - root - 1 : r - root - 1 + p; };
-  std::vector<int32_t> by_depth(n);  // counting sort, deepest first
-  std::vector<size_t> start(static_cast<size_t>(max_depth) + 2, 0);
-  for (size_t i = 0; i < n; ++i) ++start[static_cast<size_t>(max_depth - s.depth[i]) + 1];
-  for (size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
-  for (size_t i = 0; i < n; ++i) by_depth[start[static_cast<size_t>(max_depth - s.depth[i])]++] = static_cast<int32_t>(i);
-  for (int32_t u : by_depth) {
-    if (u == root) continue;
-    const int64_t v = v_of(u);
-    lo[u] = hi[u] = v;
-    int32_t a = s.child[2 * u], b = s.child[2 * u + 1];
+// In-order: subtrees bottom-up (the breadth-first order backwards) as ranges
+// [lo, hi] of virtual ranks; a node with children a < b needs hi(a) = v - 1
+// and lo(b) = v + 1, with one child that child's range must end at v - 1 or
+// start at v + 1. Then every subtree is contiguous and inorder sorted.
+std::optional<Counterexample> TwoTreeChecker::check_in_order(const TwoTreeTable& t, int tree, int64_t root) {
+  const int64_t p = t.p;
+  const Shape& s = shape_[tree - 1];
+  lo_.resize(static_cast<size_t>(p));
+  hi_.resize(static_cast<size_t>(p));
+  auto v_of = [&](int64_t r) { return static_cast<int32_t>(r > root ? r - root - 1 : r - root - 1 + p); };
+  for (size_t i = order_.size(); i-- > 1;) {  // order_[0] is the broadcast root
+    const int32_t u = order_[i], v = v_of(u), kids = s.count[u];
+    int32_t a = kids > 0 ? s.child[2 * static_cast<size_t>(u)] : -1, b = kids > 1 ? s.child[2 * static_cast<size_t>(u) + 1] : -1;
     if (b >= 0 && v_of(b) < v_of(a)) std::swap(a, b);
-    const bool ok = b >= 0   ? hi[a] == v - 1 && lo[b] == v + 1
-                    : a >= 0 ? hi[a] == v - 1 || lo[a] == v + 1
+    const bool ok = b >= 0   ? hi_[a] == v - 1 && lo_[b] == v + 1
+                    : a >= 0 ? hi_[a] == v - 1 || lo_[a] == v + 1
                              : true;
     if (!ok)
-      return fail(u, "in-order numbering", "subtree ranges of the children do not meet virtual rank " + str(v));
-    if (a >= 0) lo[u] = std::min(lo[u], lo[a]), hi[u] = std::max(hi[u], hi[a]);
-    if (b >= 0) hi[u] = hi[b];
+      return Counterexample{p, u, -1, tree_name(tree) + ": in-order numbering",
+                            "subtree ranges of the children do not meet virtual rank " + str(v)};
+    lo_[u] = a >= 0 ? std::min(v, lo_[a]) : v;
+    hi_[u] = b >= 0 ? hi_[b] : a >= 0 ? std::max(v, hi_[a]) : v;
   }
   return std::nullopt;
 }
 
-}  // namespace
-
-std::optional<Counterexample> check_lemma1(const TwoTreeTable& t) {
+std::optional<Counterexample> TwoTreeChecker::check_lemma1(const TwoTreeTable& t) {
   const int64_t p = t.p;
-  std::vector<uint8_t> out_colors(static_cast<size_t>(p), 0);  // bit c: an out-edge of colour c seen
+  out_colors_.assign(static_cast<size_t>(p), 0);  // bit c: an out-edge of colour c seen
   for (int64_t r = 0; r < p; ++r) {
     if (t.parent_of(1, r) < 0) continue;
     const int c1 = t.color_of(1, r), c2 = t.color_of(2, r);
@@ -107,16 +102,16 @@ std::optional<Counterexample> check_lemma1(const TwoTreeTable& t) {
     for (int tree = 1; tree <= 2; ++tree) {
       const int64_t s = t.parent_of(tree, r);
       const int c = t.color_of(tree, r);
-      if (out_colors[s] >> c & 1)
+      if (out_colors_[s] >> c & 1)
         return Counterexample{p, s, -1, "Lemma 1.2 (out-edges in T1 and T2 differ in colour)",
                               "two out-edges of colour " + str(c) + ", one to " + str(r) + " in " + tree_name(tree)};
-      out_colors[s] |= static_cast<uint8_t>(1 << c);
+      out_colors_[s] |= static_cast<uint8_t>(1 << c);
     }
   }
   return std::nullopt;
 }
 
-std::optional<Counterexample> check_two_tree(const TwoTreeTable& t) {
+std::optional<Counterexample> TwoTreeChecker::check_structure(const TwoTreeTable& t) {
   const int64_t p = t.p;
   int64_t root = -1;
   for (int64_t r = 0; r < p; ++r) {
@@ -126,33 +121,36 @@ std::optional<Counterexample> check_two_tree(const TwoTreeTable& t) {
     if (none1) root = r;
   }
   if (root < 0) return Counterexample{p, 0, -1, "one broadcast root", "every rank has a parent"};
-  Shape shape[2];
   for (int tree = 1; tree <= 2; ++tree)
-    if (auto c = check_tree(t, tree, root, shape[tree - 1])) return c;
+    if (auto c = check_tree(t, tree, root)) return c;
   for (int64_t r = 0; r < p; ++r) {
     if (r == root) continue;
-    const bool leaf1 = shape[0].count[r] == 0, leaf2 = shape[1].count[r] == 0;
+    const bool leaf1 = shape_[0].count[r] == 0, leaf2 = shape_[1].count[r] == 0;
     if (leaf1 == leaf2 && !(p == 2 && leaf1))
       return Counterexample{p, r, -1, "leaves of T1 are interior in T2 and vice versa",
                             std::string(leaf1 ? "leaf" : "interior") + " in both trees"};
   }
-  return check_lemma1(t);
+  return std::nullopt;
 }
 
-namespace {
+std::optional<Counterexample> check_lemma1(const TwoTreeTable& t) { return TwoTreeChecker().check_lemma1(t); }
 
-std::optional<Counterexample> check_children(const TwoTree& tt, const TwoTreeTable& t) {
-  const int64_t p = t.p;
-  std::vector<int32_t> count(static_cast<size_t>(p));
+std::optional<Counterexample> check_two_tree(const TwoTreeTable& t) {
+  TwoTreeChecker checker;
+  if (auto c = checker.check_structure(t)) return c;
+  return checker.check_lemma1(t);
+}
+
+// After check_structure: the child counts are those the parents give.
+std::optional<Counterexample> TwoTreeChecker::check_children(const TwoTree& tt) const {
+  const int64_t p = tt.p();
   for (int tree = 1; tree <= 2; ++tree) {
-    std::fill(count.begin(), count.end(), 0);
-    for (int64_t r = 0; r < p; ++r)
-      if (const int64_t up = t.parent_of(tree, r); up >= 0) ++count[up];
+    const std::vector<int32_t>& count = shape_[tree - 1].count;
     for (int64_t r = 0; r < p; ++r) {
       int64_t out[2];
       const int got = tt.children(tree, r, out);
       bool ok = got == count[r];
-      for (int i = 0; i < got && ok; ++i) ok = t.parent_of(tree, out[i]) == r;
+      for (int i = 0; i < got && ok; ++i) ok = table_.parent_of(tree, out[i]) == r;
       if (ok && got == 2) ok = tt.to_virtual(out[0]) < tt.to_virtual(out[1]);
       if (!ok)
         return Counterexample{p, r, -1, tree_name(tree) + ": children() agrees with parent()",
@@ -162,13 +160,26 @@ std::optional<Counterexample> check_children(const TwoTree& tt, const TwoTreeTab
   return std::nullopt;
 }
 
-}  // namespace
+std::optional<Counterexample> TwoTreeChecker::verify_p(int64_t p, int64_t root, const std::vector<Coloring>& colorings) {
+  const TwoTree tt(p, root);
+  fill_parents(tt, table_);
+  if (auto c = check_structure(table_)) return c;
+  if (auto c = check_children(tt)) return c;
+  for (Coloring coloring : colorings) {
+    if (coloring == Coloring::linear)
+      linear_(table_);
+    else
+      fill_log_colors(tt, table_);
+    if (auto c = check_lemma1(table_)) {
+      c->condition += std::string(" with the ") + coloring_name(coloring) + " colouring";
+      return c;
+    }
+  }
+  return std::nullopt;
+}
 
 std::optional<Counterexample> verify_two_tree_p(int64_t p, int64_t root, Coloring coloring) {
-  const TwoTree tt(p, root);
-  const TwoTreeTable t = two_tree_table(tt, coloring);
-  if (auto c = check_two_tree(t)) return c;
-  return check_children(tt, t);
+  return TwoTreeChecker().verify_p(p, root, {coloring});
 }
 
 TwoTreeTable read_two_tree_csv(std::istream& in, const std::string& source_name) {

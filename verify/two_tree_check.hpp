@@ -6,6 +6,7 @@
 #include <istream>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "circulant_check.hpp"  // Counterexample, describe
 #include "two_tree_coloring.hpp"
@@ -40,9 +41,38 @@ std::optional<Counterexample> check_two_tree(const TwoTreeTable& t);
 // Lemma 1 alone, for a table whose structure was already checked.
 std::optional<Counterexample> check_lemma1(const TwoTreeTable& t);
 
-// What `verify two-tree --p` checks for one p with broadcast root `root`:
-// check_two_tree of the table built from the per-rank functions, and that
-// TwoTree::children agrees with the parents (inorder: left child first).
+// The checks above with their working arrays kept between calls, and the
+// sweep's per-p work on top: one per thread of `verify two-tree --p`.
+class TwoTreeChecker {
+ public:
+  // check_two_tree without Lemma 1.
+  std::optional<Counterexample> check_structure(const TwoTreeTable& t);
+  std::optional<Counterexample> check_lemma1(const TwoTreeTable& t);
+  // What `verify two-tree --p` checks for one p with broadcast root `root`:
+  // the structure of the trees from the per-rank functions, that
+  // TwoTree::children agrees with the parents (inorder: left child first),
+  // then Lemma 1 for each colouring in turn (the condition names it).
+  std::optional<Counterexample> verify_p(int64_t p, int64_t root, const std::vector<Coloring>& colorings);
+
+ private:
+  // Per tree: children (up to 2 recorded, more counted).
+  struct Shape {
+    std::vector<int32_t> child;  // 2 per rank, the first min(count, 2) used
+    std::vector<int32_t> count;
+  };
+  Shape shape_[2];
+  std::vector<int32_t> order_;   // breadth-first from the broadcast root
+  std::vector<int32_t> lo_, hi_;  // a subtree's range of virtual ranks
+  std::vector<uint8_t> out_colors_;
+  TwoTreeTable table_;
+  LinearColoring linear_;
+
+  std::optional<Counterexample> check_tree(const TwoTreeTable& t, int tree, int64_t root);
+  std::optional<Counterexample> check_in_order(const TwoTreeTable& t, int tree, int64_t root);
+  std::optional<Counterexample> check_children(const TwoTree& tt) const;
+};
+
+// TwoTreeChecker().verify_p(p, root, {coloring}).
 std::optional<Counterexample> verify_two_tree_p(int64_t p, int64_t root, Coloring coloring);
 
 }  // namespace collsim

@@ -2,7 +2,9 @@
 // Exit status: 0 all checks hold, 1 a counterexample (printed), 2 bad input.
 #include <chrono>
 #include <cstdio>
+#include <algorithm>
 #include <fstream>
+#include <sstream>
 
 #include "args.hpp"
 #include "schedule_csv.hpp"
@@ -35,21 +37,38 @@ int verify_file(const std::string& path) {
   return 0;
 }
 
+// "linear", "log" or both, comma-separated; throws std::invalid_argument.
+std::vector<Coloring> colorings_from_list(const std::string& list) {
+  std::vector<Coloring> colorings;
+  std::stringstream in(list);
+  for (std::string name; std::getline(in, name, ',');) {
+    const Coloring c = coloring_from_name(name);
+    if (std::find(colorings.begin(), colorings.end(), c) != colorings.end())
+      throw std::invalid_argument("coloring '" + name + "' given twice");
+    colorings.push_back(c);
+  }
+  if (colorings.empty()) throw std::invalid_argument("--coloring: empty list; known: linear, log");
+  return colorings;
+}
+
 // Σp ranks for the range, O(1) per rank and tree apart from children()
-// (O(log p) at worst); the smallest failing p is reported.
-int verify_range(cli::Range range, const std::string& coloring_name, int threads) {
-  const Coloring coloring = coloring_from_name(coloring_name);
+// (O(log p) at worst); the trees are checked once per p, each colouring's
+// Lemma 1 after them. The smallest failing p is reported.
+int verify_range(cli::Range range, const std::string& coloring_list, int threads) {
+  const std::vector<Coloring> colorings = colorings_from_list(coloring_list);
   const auto start = std::chrono::steady_clock::now();
   const double all = 0.5 * double(range.hi + range.lo) * double(range.hi - range.lo + 1);
-  const auto failure = sweep_range(range, threads, "verify two-tree",
-                                   [coloring](int64_t p) { return verify_two_tree_p(p, p / 2, coloring); });
+  const auto failure = sweep_range(range, threads, "verify two-tree", [&colorings](int64_t p) {
+    thread_local TwoTreeChecker checker;  // keeps its arrays from one p to the next
+    return checker.verify_p(p, p / 2, colorings);
+  });
   if (failure) {
     std::printf("FAIL %s\n", describe(*failure).c_str());
     return 1;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("verify two-tree --coloring %s: p = %lld..%lld (root p/2), %.0f processors checked in %.2f s, %d thread%s\n",
-              coloring_name.c_str(), (long long)range.lo, (long long)range.hi, all, seconds, threads,
+              coloring_list.c_str(), (long long)range.lo, (long long)range.hi, all, seconds, threads,
               threads == 1 ? "" : "s");
   std::printf("OK: spanning trees, in-order numbering, <= 2 children, leaf/interior, depth, children(), Lemma 1\n");
   return 0;
@@ -61,18 +80,19 @@ int verify_two_tree(int argc, char** argv) {
   cli::po::options_description opts("verify two-tree options");
   opts.add_options()("p", value<std::string>(), "range of processor counts A:B (or one p), p >= 2")(
       "file", value<std::string>(), "check a schedule CSV (header tree,rank,parent,color) instead")(
-      "coloring", value<std::string>()->default_value("linear"), "linear (Lemma 1 proof) or log (per rank)")(
+      "coloring", value<std::string>()->default_value("linear,log"),
+      "linear (Lemma 1 proof), log (per rank), or both: linear,log")(
       "threads", value<std::string>()->default_value("1"), "worker threads over the range of p");
   cli::po::variables_map vm;
   if (!cli::parse_options(argc, argv, opts, vm,
-                          "usage: collsim verify two-tree --p A:B [--coloring linear|log] [--threads N]\n"
+                          "usage: collsim verify two-tree --p A:B [--coloring linear|log|linear,log] [--threads N]\n"
                           "       collsim verify two-tree --file F.csv\n"
                           "Checks the two trees of Sanders/Speck/Traff §2 and the 0/1 colouring of Lemma 1.\n"
                           "Exit 0: all hold; 1: counterexample; 2: bad input."))
     return 0;
   if (vm.count("p") == vm.count("file")) throw cli::UsageError("give exactly one of --p A:B and --file F.csv");
   const std::string coloring = vm["coloring"].as<std::string>();
-  coloring_from_name(coloring);  // rejects unknown names, also with --file
+  colorings_from_list(coloring);  // rejects unknown names, also with --file
   if (vm.count("file")) {
     if (!vm["coloring"].defaulted()) throw cli::UsageError("--coloring applies to --p only (a file has its colours)");
     return verify_file(vm["file"].as<std::string>());
