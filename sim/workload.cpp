@@ -8,6 +8,8 @@
 #include <new>
 #include <stdexcept>
 
+#include "window.hpp"
+
 namespace collsim::sim {
 
 namespace {
@@ -54,18 +56,28 @@ void charge(int64_t bytes) {
 #endif
 }
 
-// The user functions: inout[i] = in[i] ⊕ inout[i] (MPI's order).
+// Calls f(i) for each element i of [0, len) (of `size` bytes) that is real
+// in both buffers: all of them but in scale mode's window memory, where the
+// others are never checked and must not be written (window.hpp).
+template <class F>
+void each_real(const void* in, const void* inout, int len, int64_t size, F f) {
+  for (const Span& s : real_spans(in, inout, int64_t{len} * size))
+    for (int64_t i = (s.begin + size - 1) / size; i < s.end / size; ++i) f(i);
+}
+
+// The user functions: inout[i] = in[i] ⊕ inout[i] (MPI's order), charged
+// for every element.
 void bxor_fn(void* in, void* inout, int* len, MPI_Datatype*) {
   const auto* x = static_cast<const uint64_t*>(in);
   auto* y = static_cast<uint64_t*>(inout);
-  for (int i = 0; i < *len; ++i) y[i] ^= x[i];
+  each_real(in, inout, *len, 8, [&](int64_t i) { y[i] ^= x[i]; });
   charge(int64_t{*len} * 8);
 }
 
 void matmul_fn(void* in, void* inout, int* len, MPI_Datatype*) {
   const auto* x = static_cast<const Mat*>(in);
   auto* y = static_cast<Mat*>(inout);
-  for (int i = 0; i < *len; ++i) y[i] = mul(x[i], y[i]);
+  each_real(in, inout, *len, 32, [&](int64_t i) { y[i] = mul(x[i], y[i]); });
   charge(int64_t{*len} * 32);
 }
 
@@ -114,13 +126,7 @@ Buffer::Buffer(int64_t words, Kind kind, int64_t unit) : bytes_(static_cast<size
   // Under a page stays private: SimGrid 3.32 maps its shared file over the
   // whole of such a buffer when the last shared block ends at its end.
   if (kind == Kind::window && bytes_ >= 4096) {
-    // Shared: each odd unit of the window, then all from the window's end.
-    std::vector<size_t> shared;
-    for (int64_t u = 1; u < 2 * kWindowUnits && static_cast<size_t>(u * unit) < bytes_; u += 2) {
-      shared.push_back(static_cast<size_t>(u * unit));
-      shared.push_back(std::min(static_cast<size_t>((u + 1) * unit), bytes_));
-    }
-    shared.back() = bytes_;
+    std::vector<size_t> shared = window_shared_blocks(bytes_, unit);
     data_ = static_cast<uint64_t*>(SMPI_PARTIAL_SHARED_MALLOC(bytes_, shared.data(), static_cast<int>(shared.size() / 2)));
     kind_ = kind;
     return;
@@ -217,6 +223,7 @@ int Workload::ranks_combined() const {
 
 CollArgs Workload::args(int64_t blocks) {
   CollArgs a{has_output() ? out_->data() : nullptr, bytes_, root_, comm_, blocks};
+  a.scale = scale_;
   if (c_ == Collective::bcast) return a;
   a.sendbuf = in_->data();
   a.count = count_;
@@ -224,6 +231,7 @@ CollArgs Workload::args(int64_t blocks) {
   a.op = mpi_op_;
   a.counts = part_.counts.empty() ? nullptr : part_.counts.data();
   a.displs = part_.displs.empty() ? nullptr : part_.displs.data();
+  a.scale = scale_;
   return a;
 }
 

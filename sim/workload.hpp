@@ -43,10 +43,15 @@
 // beyond the window (a pipeline's later blocks).
 // Why not private buffers on a sample of ranks: a sampled rank would receive
 // nothing from a shared neighbour (SMPI skips shared senders' bytes too).
+// Our algorithms' own temporaries are window memory too (CollArgs::scale,
+// window.hpp), laid out like these buffers.
 //
 // Both operators charge γ per byte they combine (smpi_execute_flops: the
 // platforms give hosts a speed of 1/γ flops per second), so SimGrid's
 // built-ins pay for ⊕ as ours do. In a non-SMPI build they only compute.
+// In window memory they compute only the elements private in both operands
+// (real_spans): the others are never checked, and writing them would cost
+// the temporaries' memory; the charge is for every element all the same.
 #pragma once
 
 #include <mpi.h>
