@@ -1,9 +1,8 @@
 #include "circulant_all.hpp"
 
-#include <cstring>
-
 #include "circulant_plan.hpp"
 #include "collective.hpp"
+#include "window.hpp"
 
 namespace collsim::sim {
 
@@ -45,63 +44,73 @@ int64_t total(const std::vector<Piece>& ps) {
 void copy_pieces(char* buf, const std::vector<Piece>& ps, int unit, char* msg, bool pack) {
   for (const Piece& p : ps) {
     char* piece = buf + p.begin * unit;
-    const size_t len = static_cast<size_t>(p.length * unit);
-    pack ? std::memcpy(msg, piece, len) : std::memcpy(piece, msg, len);
+    const int64_t len = p.length * unit;
+    pack ? copy_real(msg, piece, len) : copy_real(piece, msg, len);
     msg += len;
   }
 }
 
-// One round's exchange of packed messages; an empty one is not sent.
-void exchange(std::vector<char>& out, int to, std::vector<char>& in, int from, MPI_Comm comm) {
-  MPI_Sendrecv(out.data(), static_cast<int>(out.size()), MPI_BYTE, out.empty() ? MPI_PROC_NULL : to, 0, in.data(),
-               static_cast<int>(in.size()), MPI_BYTE, in.empty() ? MPI_PROC_NULL : from, 0, comm,
-               MPI_STATUS_IGNORE);
-}
+// The two message buffers, each large enough for any round: at most the
+// first (largest) block of every segment. Packed in root order, that is in
+// increasing vector order (the segments' offsets increase with the root).
+struct Messages {
+  Scratch out, in;
+  Messages(const CollArgs& a, const Segments& seg) {
+    int64_t most = 0;
+    for (int64_t length : seg.length) most += block_span(length, a.blocks, 0).count();
+    out = Scratch(a, Scratch::Kind::packed, most * seg.unit);
+    in = Scratch(a, Scratch::Kind::packed, most * seg.unit);
+  }
+  // One round's exchange of `send` and `recv` bytes; an empty message is not sent.
+  void exchange(int64_t send, int to, int64_t recv, int from, MPI_Comm comm) {
+    MPI_Sendrecv(out.data(), static_cast<int>(send), MPI_BYTE, send == 0 ? MPI_PROC_NULL : to, 0, in.data(),
+                 static_cast<int>(recv), MPI_BYTE, recv == 0 ? MPI_PROC_NULL : from, 0, comm, MPI_STATUS_IGNORE);
+  }
+};
 
 }  // namespace
 
-void circulant_allgather(char* buf, const Segments& seg, int64_t n, MPI_Comm comm) {
+void circulant_allgather(const CollArgs& a, char* buf, const Segments& seg) {
   int p = 0, r = 0;
-  MPI_Comm_size(comm, &p);
-  MPI_Comm_rank(comm, &r);
+  MPI_Comm_size(a.comm, &p);
+  MPI_Comm_rank(a.comm, &r);
   const CirculantSchedule s(p);
   if (s.q() == 0) return;
+  const int64_t n = a.blocks;
   const std::vector<CirculantPlan> plans = all_plans(s, r, n);
-  std::vector<char> out, in;
+  Messages msg(a, seg);
   for (int64_t i = plans[0].first(); i < plans[0].end(); ++i) {
     const int k = static_cast<int>(i % s.q());
     const std::vector<Piece> send = pieces(plans, seg, n, i, true), recv = pieces(plans, seg, n, i, false);
-    out.resize(static_cast<size_t>(total(send) * seg.unit));
-    in.resize(static_cast<size_t>(total(recv) * seg.unit));
-    copy_pieces(buf, send, seg.unit, out.data(), true);
-    exchange(out, static_cast<int>(s.to(r, k)), in, static_cast<int>(s.from(r, k)), comm);
-    copy_pieces(buf, recv, seg.unit, in.data(), false);
+    copy_pieces(buf, send, seg.unit, msg.out.data(), true);
+    msg.exchange(total(send) * seg.unit, static_cast<int>(s.to(r, k)), total(recv) * seg.unit,
+                 static_cast<int>(s.from(r, k)), a.comm);
+    copy_pieces(buf, recv, seg.unit, msg.in.data(), false);
   }
 }
 
 // Backwards: round i's receives become sends of partial results and its
 // sends become receives, combined into acc. A rank only forwards a block
 // after it has it, so no partial sent in round i is combined into in round i.
-void circulant_reduce_scatter(char* acc, const Segments& seg, int64_t n, MPI_Datatype type, MPI_Op op,
-                              MPI_Comm comm) {
+void circulant_reduce_scatter(const CollArgs& a, char* acc, const Segments& seg) {
   int p = 0, r = 0;
-  MPI_Comm_size(comm, &p);
-  MPI_Comm_rank(comm, &r);
+  MPI_Comm_size(a.comm, &p);
+  MPI_Comm_rank(a.comm, &r);
   const CirculantSchedule s(p);
   if (s.q() == 0) return;
+  const int64_t n = a.blocks;
   const std::vector<CirculantPlan> plans = all_plans(s, r, n);
-  std::vector<char> out, in;
+  Messages msg(a, seg);
   for (int64_t i = plans[0].end() - 1; i >= plans[0].first(); --i) {
     const int k = static_cast<int>(i % s.q());
     const std::vector<Piece> send = pieces(plans, seg, n, i, false), recv = pieces(plans, seg, n, i, true);
-    out.resize(static_cast<size_t>(total(send) * seg.unit));
-    in.resize(static_cast<size_t>(total(recv) * seg.unit));
-    copy_pieces(acc, send, seg.unit, out.data(), true);
-    exchange(out, static_cast<int>(s.from(r, k)), in, static_cast<int>(s.to(r, k)), comm);
-    const char* msg = in.data();
+    copy_pieces(acc, send, seg.unit, msg.out.data(), true);
+    msg.exchange(total(send) * seg.unit, static_cast<int>(s.from(r, k)), total(recv) * seg.unit,
+                 static_cast<int>(s.to(r, k)), a.comm);
+    const char* in = msg.in.data();
     for (const Piece& pc : recv) {
-      MPI_Reduce_local(msg, acc + pc.begin * seg.unit, static_cast<int>(pc.length), type, op);
-      msg += pc.length * seg.unit;
+      MPI_Reduce_local(in, acc + pc.begin * seg.unit, static_cast<int>(pc.length), a.type, a.op);
+      in += pc.length * seg.unit;
     }
   }
 }

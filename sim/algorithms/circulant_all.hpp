@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "collective.hpp"
 #include "registry.hpp"
 
 namespace collsim::sim {
@@ -37,15 +38,16 @@ struct Segments {
   int unit = 1;
 };
 
+// Both run over a.comm with n = a.blocks blocks per segment; segments'
+// offsets must increase with the rank (see Messages in circulant_all.cpp).
 // Algorithm 7: buf holds this rank's segment; on return it holds all of them.
-void circulant_allgather(char* buf, const Segments& seg, int64_t n, MPI_Comm comm);
+void circulant_allgather(const CollArgs& a, char* buf, const Segments& seg);
 
 // The reversal: acc holds this rank's whole input vector (segments in
-// elements of `type`); on return segment r of acc holds the ⊕ of every rank's
-// segment r (in an order set by the schedule: commutative ⊕ only). The rest of
-// acc is scratch.
-void circulant_reduce_scatter(char* acc, const Segments& seg, int64_t n, MPI_Datatype type, MPI_Op op,
-                              MPI_Comm comm);
+// elements of a.type); on return segment r of acc holds the ⊕ (a.op) of every
+// rank's segment r (in an order set by the schedule: commutative ⊕ only).
+// The rest of acc is scratch.
+void circulant_reduce_scatter(const CollArgs& a, char* acc, const Segments& seg);
 
 // Σ_i (message(c_i b) [+ γ c_i b]) for p even segments of bytes/p and n blocks:
 // the model of the two cores above. half duplex: a round's send and receive

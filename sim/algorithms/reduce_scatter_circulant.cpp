@@ -12,11 +12,11 @@
 // (m − m_r) each way — no doubling for any p, the point of item 4.
 // Limits: any p, any counts (0, all on one rank), n ≥ 1.
 // Memory: one accumulator of m bytes, p plans, message buffers.
-#include <cstring>
 #include <vector>
 
 #include "circulant_all.hpp"
 #include "collective.hpp"
+#include "window.hpp"
 
 namespace collsim::sim {
 
@@ -27,9 +27,10 @@ void reduce_scatter_circulant(const CollArgs& a) {
   MPI_Type_size(a.type, &esize);
   Segments seg{std::vector<int64_t>(static_cast<size_t>(p)), {a.counts, a.counts + p}, esize};
   for (int j = 1; j < p; ++j) seg.offset[j] = seg.offset[j - 1] + a.counts[j - 1];
-  std::vector<char> acc(static_cast<const char*>(a.sendbuf), static_cast<const char*>(a.sendbuf) + a.bytes);
-  circulant_reduce_scatter(acc.data(), seg, a.blocks, a.type, a.op, a.comm);
-  std::memcpy(a.buf, acc.data() + seg.offset[rank] * esize, static_cast<size_t>(a.counts[rank] * int64_t{esize}));
+  Scratch acc(a, Scratch::Kind::vector, a.bytes);
+  copy_real(acc.data(), a.sendbuf, a.bytes);
+  circulant_reduce_scatter(a, acc.data(), seg);
+  copy_real(a.buf, acc.data() + seg.offset[rank] * esize, a.counts[rank] * int64_t{esize});
 }
 
 double model_reduce_scatter_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
