@@ -22,7 +22,7 @@ void allgatherv_circulant(const CollArgs& a) {
   MPI_Comm_size(a.comm, &p);
   MPI_Comm_rank(a.comm, &rank);
   MPI_Type_size(a.type, &unit);
-  Segments seg{{a.displs, a.displs + p}, {a.counts, a.counts + p}, unit};
+  const Segments seg{a.counts, a.displs, 0, p, unit};
   copy_real(at(a.buf, a.displs[rank] * int64_t{unit}), a.sendbuf, a.counts[rank] * int64_t{unit});
   circulant_allgather(a, static_cast<char*>(a.buf), seg);
 }

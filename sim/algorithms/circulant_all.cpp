@@ -1,44 +1,84 @@
 #include "circulant_all.hpp"
 
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
 #include "circulant_plan.hpp"
 #include "collective.hpp"
+#include "scale.hpp"
 #include "window.hpp"
 
 namespace collsim::sim {
 
 namespace {
 
+// One move of a broadcast: virtual rank v sends or receives `block`.
+struct Move {
+  int32_t v, block;
+};
+
+// Rank r plays, for root j, virtual rank (r − j) mod p: the same p plans for
+// every rank, so one table of them serves all ranks of a process (SMPI runs
+// every rank in one; the table is read-only once built). For each round,
+// the moves of all virtual ranks in increasing v.
+struct PlanTable {
+  int64_t p, n, first = 0;
+  std::vector<std::vector<Move>> sends, recvs;  // [round − first]
+  PlanTable(int64_t p_, int64_t n_) : p(p_), n(n_) {
+    const CirculantSchedule s(p);
+    if (s.q() == 0) return;
+    for (int64_t v = 0; v < p; ++v) {
+      const CirculantPlan plan(s, v, n);
+      first = plan.first();
+      sends.resize(static_cast<size_t>(plan.end() - first));
+      recvs.resize(sends.size());
+      for (int64_t i = first; i < plan.end(); ++i) {
+        const auto at = static_cast<size_t>(i - first);
+        if (plan.send_block(i) >= 0) sends[at].push_back({static_cast<int32_t>(v), static_cast<int32_t>(plan.send_block(i))});
+        if (plan.recv_block(i) >= 0) recvs[at].push_back({static_cast<int32_t>(v), static_cast<int32_t>(plan.recv_block(i))});
+      }
+    }
+  }
+  int64_t end() const { return first + static_cast<int64_t>(sends.size()); }
+};
+
+// The table for (p, n), built by the first rank that asks; the last one is
+// kept (a rank keeps its own reference while it runs).
+std::shared_ptr<const PlanTable> plan_table(int64_t p, int64_t n) {
+  static std::mutex lock;
+  static std::shared_ptr<const PlanTable> last;
+  const std::lock_guard<std::mutex> hold(lock);
+  if (!last || last->p != p || last->n != n) last = std::make_shared<const PlanTable>(p, n);
+  return last;
+}
+
 // One piece of a message: segment j's block, in units.
 struct Piece {
   int64_t begin, length;
 };
 
-// Every root's plan for rank r: plans[j] sees r as virtual rank (r − j) mod p.
-std::vector<CirculantPlan> all_plans(const CirculantSchedule& s, int64_t r, int64_t n) {
-  std::vector<CirculantPlan> plans;
-  plans.reserve(static_cast<size_t>(s.p()));
-  for (int64_t j = 0; j < s.p(); ++j) plans.emplace_back(s, virtual_rank(r, j, s.p()), n);
-  return plans;
-}
-
-// The pieces moved in round i: sent (to t) or received (from f).
-std::vector<Piece> pieces(const std::vector<CirculantPlan>& plans, const Segments& seg, int64_t n, int64_t i,
-                          bool sending) {
-  std::vector<Piece> out;
-  for (size_t j = 0; j < plans.size(); ++j) {
-    const int64_t b = sending ? plans[j].send_block(i) : plans[j].recv_block(i);
-    if (b < 0) continue;
-    const Span s = block_span(seg.length[j], n, b);
-    if (s.count() > 0) out.push_back({seg.offset[j] + s.begin, s.count()});
+// What rank r moves in one round: the message's length in units, and its
+// pieces in root order (j = 0, 1, .., p − 1) up to the first that starts at
+// or after `limit` units into the message (beyond the window nothing is real
+// in scale mode; no limit otherwise). Root order is v = r, r − 1, .., 0,
+// then p − 1, .., r + 1.
+struct Round {
+  int64_t total = 0;
+  std::vector<Piece> pieces;
+  Round(const std::vector<Move>& moves, const Segments& seg, int64_t n, int64_t r, int64_t limit) {
+    auto add = [&](int64_t j, int64_t b) {
+      const Span part = block_span(seg(j).count(), n, b);
+      if (part.count() == 0) return;
+      if (total < limit) pieces.push_back({seg(j).begin + part.begin, part.count()});
+      total += part.count();
+    };
+    const auto split = std::upper_bound(moves.begin(), moves.end(), r, [](int64_t x, const Move& m) { return x < m.v; });
+    for (auto it = split; it != moves.begin();) --it, add(r - it->v, it->block);
+    for (auto it = moves.end(); it != split;) --it, add(r - it->v + seg.p, it->block);
   }
-  return out;
-}
-
-int64_t total(const std::vector<Piece>& ps) {
-  int64_t sum = 0;
-  for (const Piece& p : ps) sum += p.length;
-  return sum;
-}
+};
 
 // Copies pieces of buf into msg (pack) or msg into pieces of buf (unpack).
 void copy_pieces(char* buf, const std::vector<Piece>& ps, int unit, char* msg, bool pack) {
@@ -50,16 +90,20 @@ void copy_pieces(char* buf, const std::vector<Piece>& ps, int unit, char* msg, b
   }
 }
 
-// The two message buffers, each large enough for any round: at most the
-// first (largest) block of every segment. Packed in root order, that is in
-// increasing vector order (the segments' offsets increase with the root).
+// The message buffers, each large enough for any round: at most the first
+// (largest) block of every segment. Packed in root order, that is in
+// increasing vector order, so in scale mode a packed scratch keeps every
+// window unit (window.hpp); `limit` is then the window, in units.
 struct Messages {
-  Scratch out, in;
-  Messages(const CollArgs& a, const Segments& seg) {
+  Scratch out, in, mine;  // mine: the rank's own partial blocks (reductions)
+  int64_t limit = INT64_MAX;
+  Messages(const CollArgs& a, const Segments& seg, bool reduces) {
     int64_t most = 0;
-    for (int64_t length : seg.length) most += block_span(length, a.blocks, 0).count();
+    for (int64_t j = 0; j < seg.p; ++j) most += block_span(seg(j).count(), a.blocks, 0).count();
     out = Scratch(a, Scratch::Kind::packed, most * seg.unit);
     in = Scratch(a, Scratch::Kind::packed, most * seg.unit);
+    if (reduces) mine = Scratch(a, Scratch::Kind::packed, most * seg.unit);
+    if (a.scale) limit = 2 * kWindowUnits;
   }
   // One round's exchange of `send` and `recv` bytes; an empty message is not sent.
   void exchange(int64_t send, int to, int64_t recv, int from, MPI_Comm comm) {
@@ -76,16 +120,16 @@ void circulant_allgather(const CollArgs& a, char* buf, const Segments& seg) {
   MPI_Comm_rank(a.comm, &r);
   const CirculantSchedule s(p);
   if (s.q() == 0) return;
-  const int64_t n = a.blocks;
-  const std::vector<CirculantPlan> plans = all_plans(s, r, n);
-  Messages msg(a, seg);
-  for (int64_t i = plans[0].first(); i < plans[0].end(); ++i) {
+  const auto table = plan_table(p, a.blocks);
+  Messages msg(a, seg, false);
+  for (int64_t i = table->first; i < table->end(); ++i) {
+    const auto at = static_cast<size_t>(i - table->first);
     const int k = static_cast<int>(i % s.q());
-    const std::vector<Piece> send = pieces(plans, seg, n, i, true), recv = pieces(plans, seg, n, i, false);
-    copy_pieces(buf, send, seg.unit, msg.out.data(), true);
-    msg.exchange(total(send) * seg.unit, static_cast<int>(s.to(r, k)), total(recv) * seg.unit,
+    const Round send(table->sends[at], seg, a.blocks, r, msg.limit), recv(table->recvs[at], seg, a.blocks, r, msg.limit);
+    copy_pieces(buf, send.pieces, seg.unit, msg.out.data(), true);
+    msg.exchange(send.total * seg.unit, static_cast<int>(s.to(r, k)), recv.total * seg.unit,
                  static_cast<int>(s.from(r, k)), a.comm);
-    copy_pieces(buf, recv, seg.unit, msg.in.data(), false);
+    copy_pieces(buf, recv.pieces, seg.unit, msg.in.data(), false);
   }
 }
 
@@ -98,20 +142,20 @@ void circulant_reduce_scatter(const CollArgs& a, char* acc, const Segments& seg)
   MPI_Comm_rank(a.comm, &r);
   const CirculantSchedule s(p);
   if (s.q() == 0) return;
-  const int64_t n = a.blocks;
-  const std::vector<CirculantPlan> plans = all_plans(s, r, n);
-  Messages msg(a, seg);
-  for (int64_t i = plans[0].end() - 1; i >= plans[0].first(); --i) {
+  const auto table = plan_table(p, a.blocks);
+  Messages msg(a, seg, true);
+  for (int64_t i = table->end() - 1; i >= table->first; --i) {
+    const auto at = static_cast<size_t>(i - table->first);
     const int k = static_cast<int>(i % s.q());
-    const std::vector<Piece> send = pieces(plans, seg, n, i, false), recv = pieces(plans, seg, n, i, true);
-    copy_pieces(acc, send, seg.unit, msg.out.data(), true);
-    msg.exchange(total(send) * seg.unit, static_cast<int>(s.from(r, k)), total(recv) * seg.unit,
+    const Round send(table->recvs[at], seg, a.blocks, r, msg.limit), recv(table->sends[at], seg, a.blocks, r, msg.limit);
+    copy_pieces(acc, send.pieces, seg.unit, msg.out.data(), true);
+    msg.exchange(send.total * seg.unit, static_cast<int>(s.from(r, k)), recv.total * seg.unit,
                  static_cast<int>(s.to(r, k)), a.comm);
-    const char* in = msg.in.data();
-    for (const Piece& pc : recv) {
-      MPI_Reduce_local(in, acc + pc.begin * seg.unit, static_cast<int>(pc.length), a.type, a.op);
-      in += pc.length * seg.unit;
-    }
+    if (recv.total == 0) continue;
+    // mine = in ⊕ mine over the whole message, mine being acc's pieces.
+    copy_pieces(acc, recv.pieces, seg.unit, msg.mine.data(), true);
+    MPI_Reduce_local(msg.in.data(), msg.mine.data(), static_cast<int>(recv.total), a.type, a.op);
+    copy_pieces(acc, recv.pieces, seg.unit, msg.mine.data(), false);
   }
 }
 
