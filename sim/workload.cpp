@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <stdexcept>
 
@@ -121,6 +122,22 @@ Partition partition(int64_t total, int p, Layout layout, int root) {
   return part;
 }
 
+std::shared_ptr<const Partition> shared_partition(int64_t total, int p, Layout layout, int root) {
+  struct Made {
+    int64_t total;
+    int p;
+    Layout layout;
+    int root;
+    std::shared_ptr<const Partition> part;
+  };
+  static std::mutex lock;
+  static Made last{0, 0, Layout::even, 0, nullptr};
+  const std::lock_guard<std::mutex> hold(lock);
+  if (!last.part || last.total != total || last.p != p || last.layout != layout || last.root != root)
+    last = {total, p, layout, root, std::make_shared<const Partition>(partition(total, p, layout, root))};
+  return last.part;
+}
+
 Buffer::Buffer(int64_t words, Kind kind, int64_t unit) : bytes_(static_cast<size_t>(std::max<int64_t>(words, 1) * 8)) {
 #ifdef COLLSIM_SMPI
   // Under a page stays private: SimGrid 3.32 maps its shared file over the
@@ -168,7 +185,7 @@ Workload::Workload(Collective c, Operator op, Layout layout, MPI_Comm comm, int 
     throw std::invalid_argument(std::to_string(bytes) + " bytes is no whole number of " + std::to_string(elem) +
                                 "-byte " + operator_name(op) + " elements");
   count_ = bytes / elem;
-  if (c == Collective::reduce_scatter || c == Collective::allgatherv) part_ = partition(count_, p_, layout, root);
+  if (c == Collective::reduce_scatter || c == Collective::allgatherv) part_ = shared_partition(count_, p_, layout, root);
   if (reduces(c)) {
     if (op == Operator::bxor) {
       type_ = MPI_LONG;
@@ -180,7 +197,7 @@ Workload::Workload(Collective c, Operator op, Layout layout, MPI_Comm comm, int 
     }
   }
   const int64_t words_per_elem = reduces(c) ? elem / 8 : 1;
-  const int64_t in_words = c == Collective::bcast ? 0 : c == Collective::allgatherv ? (part_.counts[rank_] + 7) / 8
+  const int64_t in_words = c == Collective::bcast ? 0 : c == Collective::allgatherv ? (part_->counts[rank_] + 7) / 8
                                                                                      : count_ * words_per_elem;
   const int64_t out_words = c == Collective::bcast || c == Collective::allgatherv ? (bytes + 7) / 8
                                                                                   : out_count() * words_per_elem;
@@ -198,9 +215,9 @@ Workload::~Workload() {
 
 bool Workload::has_output() const { return c_ != Collective::reduce || rank_ == root_; }
 
-int64_t Workload::out_first() const { return c_ == Collective::reduce_scatter ? part_.displs[rank_] : 0; }
+int64_t Workload::out_first() const { return c_ == Collective::reduce_scatter ? part_->displs[rank_] : 0; }
 
-int64_t Workload::out_count() const { return c_ == Collective::reduce_scatter ? part_.counts[rank_] : count_; }
+int64_t Workload::out_count() const { return c_ == Collective::reduce_scatter ? part_->counts[rank_] : count_; }
 
 int64_t Workload::filled_units() const {
   const int64_t units = reduces(c_) ? count_ : bytes_;
@@ -229,8 +246,8 @@ CollArgs Workload::args(int64_t blocks) {
   a.count = count_;
   a.type = type_;
   a.op = mpi_op_;
-  a.counts = part_.counts.empty() ? nullptr : part_.counts.data();
-  a.displs = part_.displs.empty() ? nullptr : part_.displs.data();
+  a.counts = part_ ? part_->counts.data() : nullptr;
+  a.displs = part_ ? part_->displs.data() : nullptr;
   a.scale = scale_;
   return a;
 }
@@ -244,7 +261,7 @@ void Workload::fill(int rep) {
       return;
     case Collective::allgatherv:
       fill_pattern(out, filled_units(), rep, true);
-      for (int j = 0; j < part_.counts[rank_]; ++j) in[j] = pattern_byte(part_.displs[rank_] + j, rep);
+      for (int j = 0; j < part_->counts[rank_]; ++j) in[j] = pattern_byte(part_->displs[rank_] + j, rep);
       return;
     default:
       break;
