@@ -97,6 +97,17 @@ void copy_real(void* dst, const void* src, int64_t bytes) {
                 static_cast<size_t>(s.end - s.begin));
 }
 
+void copy_units(void* dst, const void* src, int64_t first, int64_t count, int64_t unit, bool scale) {
+  auto* to = static_cast<char*>(dst);
+  const auto* from = static_cast<const char*>(src);
+  if (!scale) {
+    std::memcpy(to, from, static_cast<size_t>(count * unit));
+    return;
+  }
+  for (int64_t u = first + first % 2; u < std::min(first + count, 2 * kWindowUnits); u += 2)
+    std::memcpy(to + (u - first) * unit, from + (u - first) * unit, static_cast<size_t>(unit));
+}
+
 Scratch::Scratch(const CollArgs& a, Kind kind, int64_t bytes) : kind_(kind) {
 #ifdef COLLSIM_SMPI
   if (a.scale) {

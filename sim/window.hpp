@@ -66,6 +66,14 @@ std::vector<Span> real_spans(const void* x, const void* y, int64_t bytes);
 // std::memcpy of the real_spans of dst and src.
 void copy_real(void* dst, const void* src, int64_t bytes);
 
+// Copies the real units among the vector's units [first, first + count) (of
+// `unit` bytes) from src to dst, both holding them from their start: all of
+// them, or in scale mode the even units of the window, the private ones of
+// window_shared_blocks and of a packed scratch's prefix; SMPI is not asked.
+// For hot loops over many small pieces of known vector position (circulant's
+// packed messages), where copy_real's lookups would cost more than the copy.
+void copy_units(void* dst, const void* src, int64_t first, int64_t count, int64_t unit, bool scale);
+
 class Scratch {
  public:
   enum class Kind { vector, block, packed };

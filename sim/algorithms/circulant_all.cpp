@@ -19,13 +19,30 @@ struct Move {
   int32_t v, block;
 };
 
+// The moves of one round in one direction: by increasing v, and how many
+// move each block (for the message length when all segments are equal).
+struct Moves {
+  std::vector<Move> by_v;
+  std::vector<std::pair<int64_t, int64_t>> per_block;  // (block, moves)
+  void count_blocks() {
+    std::vector<int32_t> blocks;
+    for (const Move& m : by_v) blocks.push_back(m.block);
+    std::sort(blocks.begin(), blocks.end());
+    for (size_t i = 0; i < blocks.size(); ++i)
+      if (i == 0 || blocks[i] != blocks[i - 1])
+        per_block.push_back({blocks[i], 1});
+      else
+        ++per_block.back().second;
+  }
+};
+
 // Rank r plays, for root j, virtual rank (r − j) mod p: the same p plans for
 // every rank, so one table of them serves all ranks of a process (SMPI runs
-// every rank in one; the table is read-only once built). For each round,
-// the moves of all virtual ranks in increasing v.
+// every rank in one; the table is read-only once built): per round, the
+// moves of all virtual ranks.
 struct PlanTable {
   int64_t p, n, first = 0;
-  std::vector<std::vector<Move>> sends, recvs;  // [round − first]
+  std::vector<Moves> sends, recvs;  // [round − first]
   PlanTable(int64_t p_, int64_t n_) : p(p_), n(n_) {
     const CirculantSchedule s(p);
     if (s.q() == 0) return;
@@ -36,10 +53,13 @@ struct PlanTable {
       recvs.resize(sends.size());
       for (int64_t i = first; i < plan.end(); ++i) {
         const auto at = static_cast<size_t>(i - first);
-        if (plan.send_block(i) >= 0) sends[at].push_back({static_cast<int32_t>(v), static_cast<int32_t>(plan.send_block(i))});
-        if (plan.recv_block(i) >= 0) recvs[at].push_back({static_cast<int32_t>(v), static_cast<int32_t>(plan.recv_block(i))});
+        const int64_t out = plan.send_block(i), in = plan.recv_block(i);
+        if (out >= 0) sends[at].by_v.push_back({static_cast<int32_t>(v), static_cast<int32_t>(out)});
+        if (in >= 0) recvs[at].by_v.push_back({static_cast<int32_t>(v), static_cast<int32_t>(in)});
       }
     }
+    for (auto* list : {&sends, &recvs})
+      for (Moves& m : *list) m.count_blocks();
   }
   int64_t end() const { return first + static_cast<int64_t>(sends.size()); }
 };
@@ -59,47 +79,34 @@ struct Piece {
   int64_t begin, length;
 };
 
-// What rank r moves in one round: the message's length in units, and its
-// pieces in root order (j = 0, 1, .., p − 1) up to the first that starts at
-// or after `limit` units into the message (beyond the window nothing is real
-// in scale mode; no limit otherwise). Root order is v = r, r − 1, .., 0,
-// then p − 1, .., r + 1.
-struct Round {
-  int64_t total = 0;
-  std::vector<Piece> pieces;
-  Round(const std::vector<Move>& moves, const Segments& seg, int64_t n, int64_t r, int64_t limit) {
-    auto add = [&](int64_t j, int64_t b) {
-      const Span part = block_span(seg(j).count(), n, b);
-      if (part.count() == 0) return;
-      if (total < limit) pieces.push_back({seg(j).begin + part.begin, part.count()});
-      total += part.count();
-    };
-    const auto split = std::upper_bound(moves.begin(), moves.end(), r, [](int64_t x, const Move& m) { return x < m.v; });
-    for (auto it = split; it != moves.begin();) --it, add(r - it->v, it->block);
-    for (auto it = moves.end(); it != split;) --it, add(r - it->v + seg.p, it->block);
-  }
-};
-
-// Copies pieces of buf into msg (pack) or msg into pieces of buf (unpack).
-void copy_pieces(char* buf, const std::vector<Piece>& ps, int unit, char* msg, bool pack) {
-  for (const Piece& p : ps) {
-    char* piece = buf + p.begin * unit;
-    const int64_t len = p.length * unit;
-    pack ? copy_real(msg, piece, len) : copy_real(piece, msg, len);
-    msg += len;
-  }
+// Calls f(j, block) for rank r's moves in root order j = 0, 1, .., p − 1
+// (v = r, r − 1, .., 0, then p − 1, .., r + 1) until f returns false.
+template <class F>
+void in_root_order(const std::vector<Move>& moves, int64_t r, int64_t p, F f) {
+  const auto split = std::upper_bound(moves.begin(), moves.end(), r, [](int64_t x, const Move& m) { return x < m.v; });
+  for (auto it = split; it != moves.begin();)
+    if (--it, !f(r - it->v, it->block)) return;
+  for (auto it = moves.end(); it != split;)
+    if (--it, !f(r - it->v + p, it->block)) return;
 }
 
 // The message buffers, each large enough for any round: at most the first
 // (largest) block of every segment. Packed in root order, that is in
 // increasing vector order, so in scale mode a packed scratch keeps every
-// window unit (window.hpp); `limit` is then the window, in units.
+// window unit (window.hpp).
 struct Messages {
   Scratch out, in, mine;  // mine: the rank's own partial blocks (reductions)
+  // Vector units from `limit` on are never real (scale mode: the window's end).
   int64_t limit = INT64_MAX;
-  Messages(const CollArgs& a, const Segments& seg, bool reduces) {
+  int64_t same = -1;  // every segment's length where all are equal, else −1
+  bool scale = false;
+  Messages(const CollArgs& a, const Segments& seg, bool reduces) : scale(a.scale) {
     int64_t most = 0;
-    for (int64_t j = 0; j < seg.p; ++j) most += block_span(seg(j).count(), a.blocks, 0).count();
+    same = seg(0).count();
+    for (int64_t j = 0; j < seg.p; ++j) {
+      most += block_span(seg(j).count(), a.blocks, 0).count();
+      if (seg(j).count() != same) same = -1;
+    }
     out = Scratch(a, Scratch::Kind::packed, most * seg.unit);
     in = Scratch(a, Scratch::Kind::packed, most * seg.unit);
     if (reduces) mine = Scratch(a, Scratch::Kind::packed, most * seg.unit);
@@ -109,6 +116,37 @@ struct Messages {
   void exchange(int64_t send, int to, int64_t recv, int from, MPI_Comm comm) {
     MPI_Sendrecv(out.data(), static_cast<int>(send), MPI_BYTE, send == 0 ? MPI_PROC_NULL : to, 0, in.data(),
                  static_cast<int>(recv), MPI_BYTE, recv == 0 ? MPI_PROC_NULL : from, 0, comm, MPI_STATUS_IGNORE);
+  }
+  // Copies pieces of buf into msg (pack) or msg into pieces of buf (unpack);
+  // the pieces' vector positions say which units are real.
+  void copy(char* buf, const std::vector<Piece>& ps, int unit, char* msg, bool pack) const {
+    for (const Piece& p : ps) {
+      char* piece = buf + p.begin * unit;
+      pack ? copy_units(msg, piece, p.begin, p.length, unit, scale) : copy_units(piece, msg, p.begin, p.length, unit, scale);
+      msg += p.length * unit;
+    }
+  }
+};
+
+// What rank r moves in one round: the message's length in units, and its
+// pieces in root order up to the first segment that starts at `limit`.
+struct Round {
+  int64_t total = 0;
+  std::vector<Piece> pieces;
+  Round(const Moves& moves, const Segments& seg, int64_t n, int64_t r, const Messages& msg) {
+    const bool all = msg.same < 0 || msg.limit == INT64_MAX;  // the walk sums the length too
+    in_root_order(moves.by_v, r, seg.p, [&](int64_t j, int64_t b) {
+      const Span s = seg(j);
+      if (!all && s.begin >= msg.limit) return false;
+      const Span part = block_span(s.count(), n, b);
+      if (part.count() == 0) return true;
+      if (s.begin < msg.limit) pieces.push_back({s.begin + part.begin, part.count()});
+      total += part.count();
+      return true;
+    });
+    if (all) return;
+    total = 0;
+    for (const auto& [b, moved] : moves.per_block) total += moved * block_span(msg.same, n, b).count();
   }
 };
 
@@ -125,11 +163,11 @@ void circulant_allgather(const CollArgs& a, char* buf, const Segments& seg) {
   for (int64_t i = table->first; i < table->end(); ++i) {
     const auto at = static_cast<size_t>(i - table->first);
     const int k = static_cast<int>(i % s.q());
-    const Round send(table->sends[at], seg, a.blocks, r, msg.limit), recv(table->recvs[at], seg, a.blocks, r, msg.limit);
-    copy_pieces(buf, send.pieces, seg.unit, msg.out.data(), true);
+    const Round send(table->sends[at], seg, a.blocks, r, msg), recv(table->recvs[at], seg, a.blocks, r, msg);
+    msg.copy(buf, send.pieces, seg.unit, msg.out.data(), true);
     msg.exchange(send.total * seg.unit, static_cast<int>(s.to(r, k)), recv.total * seg.unit,
                  static_cast<int>(s.from(r, k)), a.comm);
-    copy_pieces(buf, recv.pieces, seg.unit, msg.in.data(), false);
+    msg.copy(buf, recv.pieces, seg.unit, msg.in.data(), false);
   }
 }
 
@@ -147,15 +185,15 @@ void circulant_reduce_scatter(const CollArgs& a, char* acc, const Segments& seg)
   for (int64_t i = table->end() - 1; i >= table->first; --i) {
     const auto at = static_cast<size_t>(i - table->first);
     const int k = static_cast<int>(i % s.q());
-    const Round send(table->recvs[at], seg, a.blocks, r, msg.limit), recv(table->sends[at], seg, a.blocks, r, msg.limit);
-    copy_pieces(acc, send.pieces, seg.unit, msg.out.data(), true);
+    const Round send(table->recvs[at], seg, a.blocks, r, msg), recv(table->sends[at], seg, a.blocks, r, msg);
+    msg.copy(acc, send.pieces, seg.unit, msg.out.data(), true);
     msg.exchange(send.total * seg.unit, static_cast<int>(s.from(r, k)), recv.total * seg.unit,
                  static_cast<int>(s.to(r, k)), a.comm);
     if (recv.total == 0) continue;
     // mine = in ⊕ mine over the whole message, mine being acc's pieces.
-    copy_pieces(acc, recv.pieces, seg.unit, msg.mine.data(), true);
+    msg.copy(acc, recv.pieces, seg.unit, msg.mine.data(), true);
     MPI_Reduce_local(msg.in.data(), msg.mine.data(), static_cast<int>(recv.total), a.type, a.op);
-    copy_pieces(acc, recv.pieces, seg.unit, msg.mine.data(), false);
+    msg.copy(acc, recv.pieces, seg.unit, msg.mine.data(), false);
   }
 }
 
