@@ -91,8 +91,8 @@ void in_root_order(const std::vector<Move>& moves, int64_t r, int64_t p, F f) {
 }
 
 // The message buffers, each large enough for any round: at most the first
-// (largest) block of every segment. Packed in root order, that is in
-// increasing vector order, so in scale mode a packed scratch keeps every
+// (largest) block of every segment. Packed in root order, which in scale
+// mode is increasing vector order (Segments), so a packed scratch keeps every
 // window unit (window.hpp).
 struct Messages {
   Scratch out, in, mine;  // mine: the rank's own partial blocks (reductions)

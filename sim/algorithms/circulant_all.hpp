@@ -38,10 +38,11 @@
 namespace collsim::sim {
 
 // Segment j of the vector, in units of `unit` bytes: [displs[j], displs[j] +
-// counts[j]) where counts are given (displs increasing with j), else block j
-// of `count` units cut evenly into p (block_span). Views of the caller's
-// arrays: a rank holds no O(p) copy (p ranks of one SMPI process would hold
-// O(p²)).
+// counts[j]) where counts are given, else block j of `count` units cut
+// evenly into p (block_span). In scale mode displs must increase with j (the
+// packed messages' window argument, circulant_all.cpp). Views of the
+// caller's arrays: a rank holds no O(p) copy (p ranks of one SMPI process
+// would hold O(p²)).
 struct Segments {
   const int* counts = nullptr;
   const int* displs = nullptr;
