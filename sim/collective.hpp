@@ -40,7 +40,12 @@ struct CollArgs {
   MPI_Datatype type = MPI_BYTE;
   MPI_Op op = MPI_OP_NULL;
   const int* counts = nullptr;  // p entries (reduce_scatter, allgatherv)
-  const int* displs = nullptr;  // p entries (allgatherv)
+  const int* displs = nullptr;  // p entries (allgatherv; reduce_scatter: the
+                                // counts' prefix sums where the harness gives them)
+  // Scale mode (the harness's --scale 1): the vector buffers are window
+  // memory, and so must be the algorithm's temporaries: allocate them as
+  // Scratch and copy vector data with copy_real (window.hpp).
+  bool scale = false;
 };
 
 // Byte range [begin, end) of block b when `bytes` is cut into n blocks of

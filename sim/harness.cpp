@@ -171,6 +171,21 @@ Outcome time_case(const Algorithm& algo, Workload& work, int64_t blocks, const O
   return out;
 }
 
+// The block count n of `algo` at `bytes`: --blocks, else the block policy's
+// pick, made by rank 0 alone and broadcast before any timing: the policy
+// evaluates the cost model some 70 times, and the models of two-tree and
+// circulant allgatherv cost O(p log p) and more each (at p = 16,384 every
+// rank searching took longer than the collective).
+int64_t block_count(const Algorithm& algo, const Options& o, int p, int64_t bytes, MPI_Comm comm) {
+  if (!algo.has(kBlocks)) return 1;
+  if (o.blocks > 0) return o.blocks;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int64_t n = rank == 0 ? choose_blocks(algo, o.net, p, bytes) : 0;
+  MPI_Bcast(&n, 1, MPI_INT64_T, 0, comm);
+  return n;
+}
+
 int run(int argc, char** argv) {
   int p = 0, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &p);
@@ -189,7 +204,7 @@ int run(int argc, char** argv) {
   const bool layout = o.collective == Collective::reduce_scatter || o.collective == Collective::allgatherv;
   for (const Algorithm* algo : o.algos) {
     for (int64_t bytes : o.sizes) {
-      const int64_t n = !algo->has(kBlocks) ? 1 : o.blocks > 0 ? o.blocks : choose_blocks(*algo, o.net, p, bytes);
+      const int64_t n = block_count(*algo, o, p, bytes, MPI_COMM_WORLD);
       for (int64_t root : o.roots) {
         char what[200];
         std::snprintf(what, sizeof what, "%s %s p=%d bytes=%" PRId64 " blocks=%" PRId64 " root=%" PRId64,

@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <stdexcept>
+
+#include "window.hpp"
 
 namespace collsim::sim {
 
@@ -54,18 +57,28 @@ void charge(int64_t bytes) {
 #endif
 }
 
-// The user functions: inout[i] = in[i] ⊕ inout[i] (MPI's order).
+// Calls f(i) for each element i of [0, len) (of `size` bytes) that is real
+// in both buffers: all of them but in scale mode's window memory, where the
+// others are never checked and must not be written (window.hpp).
+template <class F>
+void each_real(const void* in, const void* inout, int len, int64_t size, F f) {
+  for (const Span& s : real_spans(in, inout, int64_t{len} * size))
+    for (int64_t i = (s.begin + size - 1) / size; i < s.end / size; ++i) f(i);
+}
+
+// The user functions: inout[i] = in[i] ⊕ inout[i] (MPI's order), charged
+// for every element.
 void bxor_fn(void* in, void* inout, int* len, MPI_Datatype*) {
   const auto* x = static_cast<const uint64_t*>(in);
   auto* y = static_cast<uint64_t*>(inout);
-  for (int i = 0; i < *len; ++i) y[i] ^= x[i];
+  each_real(in, inout, *len, 8, [&](int64_t i) { y[i] ^= x[i]; });
   charge(int64_t{*len} * 8);
 }
 
 void matmul_fn(void* in, void* inout, int* len, MPI_Datatype*) {
   const auto* x = static_cast<const Mat*>(in);
   auto* y = static_cast<Mat*>(inout);
-  for (int i = 0; i < *len; ++i) y[i] = mul(x[i], y[i]);
+  each_real(in, inout, *len, 32, [&](int64_t i) { y[i] = mul(x[i], y[i]); });
   charge(int64_t{*len} * 32);
 }
 
@@ -109,18 +122,28 @@ Partition partition(int64_t total, int p, Layout layout, int root) {
   return part;
 }
 
+std::shared_ptr<const Partition> shared_partition(int64_t total, int p, Layout layout, int root) {
+  struct Made {
+    int64_t total;
+    int p;
+    Layout layout;
+    int root;
+    std::shared_ptr<const Partition> part;
+  };
+  static std::mutex lock;
+  static Made last{0, 0, Layout::even, 0, nullptr};
+  const std::lock_guard<std::mutex> hold(lock);
+  if (!last.part || last.total != total || last.p != p || last.layout != layout || last.root != root)
+    last = {total, p, layout, root, std::make_shared<const Partition>(partition(total, p, layout, root))};
+  return last.part;
+}
+
 Buffer::Buffer(int64_t words, Kind kind, int64_t unit) : bytes_(static_cast<size_t>(std::max<int64_t>(words, 1) * 8)) {
 #ifdef COLLSIM_SMPI
   // Under a page stays private: SimGrid 3.32 maps its shared file over the
   // whole of such a buffer when the last shared block ends at its end.
   if (kind == Kind::window && bytes_ >= 4096) {
-    // Shared: each odd unit of the window, then all from the window's end.
-    std::vector<size_t> shared;
-    for (int64_t u = 1; u < 2 * kWindowUnits && static_cast<size_t>(u * unit) < bytes_; u += 2) {
-      shared.push_back(static_cast<size_t>(u * unit));
-      shared.push_back(std::min(static_cast<size_t>((u + 1) * unit), bytes_));
-    }
-    shared.back() = bytes_;
+    std::vector<size_t> shared = window_shared_blocks(bytes_, unit);
     data_ = static_cast<uint64_t*>(SMPI_PARTIAL_SHARED_MALLOC(bytes_, shared.data(), static_cast<int>(shared.size() / 2)));
     kind_ = kind;
     return;
@@ -162,7 +185,7 @@ Workload::Workload(Collective c, Operator op, Layout layout, MPI_Comm comm, int 
     throw std::invalid_argument(std::to_string(bytes) + " bytes is no whole number of " + std::to_string(elem) +
                                 "-byte " + operator_name(op) + " elements");
   count_ = bytes / elem;
-  if (c == Collective::reduce_scatter || c == Collective::allgatherv) part_ = partition(count_, p_, layout, root);
+  if (c == Collective::reduce_scatter || c == Collective::allgatherv) part_ = shared_partition(count_, p_, layout, root);
   if (reduces(c)) {
     if (op == Operator::bxor) {
       type_ = MPI_LONG;
@@ -174,7 +197,7 @@ Workload::Workload(Collective c, Operator op, Layout layout, MPI_Comm comm, int 
     }
   }
   const int64_t words_per_elem = reduces(c) ? elem / 8 : 1;
-  const int64_t in_words = c == Collective::bcast ? 0 : c == Collective::allgatherv ? (part_.counts[rank_] + 7) / 8
+  const int64_t in_words = c == Collective::bcast ? 0 : c == Collective::allgatherv ? (part_->counts[rank_] + 7) / 8
                                                                                      : count_ * words_per_elem;
   const int64_t out_words = c == Collective::bcast || c == Collective::allgatherv ? (bytes + 7) / 8
                                                                                   : out_count() * words_per_elem;
@@ -192,9 +215,9 @@ Workload::~Workload() {
 
 bool Workload::has_output() const { return c_ != Collective::reduce || rank_ == root_; }
 
-int64_t Workload::out_first() const { return c_ == Collective::reduce_scatter ? part_.displs[rank_] : 0; }
+int64_t Workload::out_first() const { return c_ == Collective::reduce_scatter ? part_->displs[rank_] : 0; }
 
-int64_t Workload::out_count() const { return c_ == Collective::reduce_scatter ? part_.counts[rank_] : count_; }
+int64_t Workload::out_count() const { return c_ == Collective::reduce_scatter ? part_->counts[rank_] : count_; }
 
 int64_t Workload::filled_units() const {
   const int64_t units = reduces(c_) ? count_ : bytes_;
@@ -217,13 +240,15 @@ int Workload::ranks_combined() const {
 
 CollArgs Workload::args(int64_t blocks) {
   CollArgs a{has_output() ? out_->data() : nullptr, bytes_, root_, comm_, blocks};
+  a.scale = scale_;
   if (c_ == Collective::bcast) return a;
   a.sendbuf = in_->data();
   a.count = count_;
   a.type = type_;
   a.op = mpi_op_;
-  a.counts = part_.counts.empty() ? nullptr : part_.counts.data();
-  a.displs = part_.displs.empty() ? nullptr : part_.displs.data();
+  a.counts = part_ ? part_->counts.data() : nullptr;
+  a.displs = part_ ? part_->displs.data() : nullptr;
+  a.scale = scale_;
   return a;
 }
 
@@ -236,7 +261,7 @@ void Workload::fill(int rep) {
       return;
     case Collective::allgatherv:
       fill_pattern(out, filled_units(), rep, true);
-      for (int j = 0; j < part_.counts[rank_]; ++j) in[j] = pattern_byte(part_.displs[rank_] + j, rep);
+      for (int j = 0; j < part_->counts[rank_]; ++j) in[j] = pattern_byte(part_->displs[rank_] + j, rep);
       return;
     default:
       break;
@@ -270,11 +295,13 @@ std::string Workload::check(int rep) const {
   const int k = ranks_combined();
   if (!has_output() || k == 0) return "";  // exscan: rank 0's result is undefined
   const int64_t first = out_first();
+  // Elements [0, end) of the result can be real (scale mode: the window's).
+  const int64_t end = std::min(out_count(), std::max<int64_t>(filled_units() - first, 0));
   if (op_ == Operator::bxor) {
     uint64_t bs = 0;
     for (int r = 0; r < k; ++r) bs ^= b_of(r, rep);
     const uint64_t* out = out_->data();
-    for (int64_t j = 0; j < out_count(); ++j) {
+    for (int64_t j = 0; j < end; ++j) {
       if (!real(first + j)) continue;
       const uint64_t want = ((k & 1) ? a_of(first + j, rep) : 0) ^ bs;
       if (out[j] != want) return wrong("element", first + j, out[j], want);
@@ -284,7 +311,7 @@ std::string Workload::check(int rep) const {
   Mat prefix{1, 0, 0, 1};
   for (int r = 0; r < k; ++r) prefix = mul(prefix, r_of(r, rep));
   const auto* m = reinterpret_cast<const Mat*>(out_->data());
-  for (int64_t j = 0; j < out_count(); ++j) {
+  for (int64_t j = 0; j < end; ++j) {
     if (!real(first + j)) continue;
     const Mat want = conjugate(prefix, a_of(first + j, rep));
     if (std::memcmp(&m[j], &want, sizeof want) != 0) return wrong("element (entry a)", first + j, m[j].a, want.a);

@@ -43,10 +43,15 @@
 // beyond the window (a pipeline's later blocks).
 // Why not private buffers on a sample of ranks: a sampled rank would receive
 // nothing from a shared neighbour (SMPI skips shared senders' bytes too).
+// Our algorithms' own temporaries are window memory too (CollArgs::scale,
+// window.hpp), laid out like these buffers.
 //
 // Both operators charge γ per byte they combine (smpi_execute_flops: the
 // platforms give hosts a speed of 1/γ flops per second), so SimGrid's
 // built-ins pay for ⊕ as ours do. In a non-SMPI build they only compute.
+// In window memory they compute only the elements private in both operands
+// (real_spans): the others are never checked, and writing them would cost
+// the temporaries' memory; the charge is for every element all the same.
 #pragma once
 
 #include <mpi.h>
@@ -67,6 +72,10 @@ struct Partition {
   std::vector<int> counts, displs;
 };
 Partition partition(int64_t total, int p, Layout layout, int root);
+// The same, one read-only copy for all ranks of a process that ask for the
+// same one (SMPI runs every rank in one process: a copy per rank would be
+// O(p²) memory, 2 GiB at p = 16,384). The last one made is kept.
+std::shared_ptr<const Partition> shared_partition(int64_t total, int p, Layout layout, int root);
 
 // One buffer of 64-bit words.
 class Buffer {
@@ -114,7 +123,7 @@ class Workload {
   MPI_Comm comm_;
   int p_ = 1, rank_ = 0, root_ = 0;
   int64_t bytes_ = 0, count_ = 0;  // count_: elements of the input vector
-  Partition part_;                 // reduce_scatter, allgatherv
+  std::shared_ptr<const Partition> part_;  // reduce_scatter, allgatherv
   bool scale_ = false;
   std::unique_ptr<Buffer> in_, out_;  // words; a null buffer where MPI allows none
   MPI_Datatype type_ = MPI_BYTE;

@@ -67,6 +67,57 @@ TEST(ScaleMode, EveryAlgorithmIsCorrectAndTimedAsInAFullRun) {
   }
 }
 
+// Our reductions' own temporaries are window memory in scale mode
+// (window.hpp). A non-power-of-two p, a root that the folds move (odd,
+// paired), n = 5 blocks, so that pipelined blocks end inside and beyond the
+// window, and the non-commutative matmul wherever allowed (bxor for the
+// kCommutative ones): every result right, every time that of a full run.
+TEST(ScaleMode, ReductionTemporariesKeepResultsAndTimes) {
+  const int64_t p = 13;
+  for (Collective c : kCollectives) {
+    if (!reduces(c)) continue;
+    for (bool commutative : {false, true}) {
+      SimRequest full = alphabeta_request(p, false), lean = alphabeta_request(p, true);
+      for (const Algorithm* a : our_algorithms(c))
+        if (a->has(kCommutative) == commutative) full.algos.push_back(a);
+      if (full.algos.empty()) continue;
+      lean.algos = full.algos;
+      full.sizes = lean.sizes = {32 * 1001};
+      full.roots = lean.roots = {5};
+      full.blocks = lean.blocks = 5;
+      full.op = lean.op = commutative ? Operator::bxor : Operator::matmul;
+      std::vector<Row> want, got;
+      ASSERT_NO_THROW(want = simulate(full)) << collective_name(c);
+      ASSERT_NO_THROW(got = simulate(lean)) << collective_name(c);
+      ASSERT_EQ(got.size(), want.size());
+      for (size_t i = 0; i < got.size(); ++i) {
+        const std::string what = std::string(collective_name(c)) + " " + got[i].algorithm;
+        EXPECT_TRUE(got[i].correct) << what;
+        EXPECT_TRUE(want[i].correct) << what;
+        EXPECT_EQ(got[i].time_us, want[i].time_us) << what;
+        EXPECT_GT(got[i].checked_ranks, 0) << what;
+      }
+    }
+  }
+}
+
+// ... and cost no memory beyond the window: with private temporaries every
+// rank of these would hold at least one more MiB (p MiB in all).
+TEST(ScaleMode, ReductionTemporariesCostNoMemory) {
+  const int64_t p = 256;
+  for (Collective c : {Collective::reduce, Collective::allreduce}) {
+    SimRequest lean = alphabeta_request(p, true);
+    lean.algos = our_algorithms(c);
+    lean.sizes = {int64_t{1} << 20};
+    lean.warmup = 0;
+    std::vector<Row> rows;
+    ASSERT_NO_THROW(rows = simulate(lean)) << collective_name(c);
+    for (const Row& r : rows) EXPECT_TRUE(r.correct) << collective_name(c) << " " << r.algorithm;
+    ASSERT_FALSE(rows.empty());
+    EXPECT_LT(rows.front().mem_mib, static_cast<double>(p) / 2) << collective_name(c);  // one smpirun for all
+  }
+}
+
 // SimGrid's binomial reduce combines matmul in the wrong order; scale mode,
 // on by itself at this p, must still see it (and see bxor right).
 TEST(ScaleMode, CatchesAWrongResultWhereItTurnsOnByItself) {

@@ -11,10 +11,9 @@
 // case included).
 // Limits: any p, any counts (0, all on one rank), n ≥ 1; no ⊕.
 // Memory: p plans, message buffers of at most one block per root.
-#include <cstring>
-
 #include "circulant_all.hpp"
 #include "collective.hpp"
+#include "window.hpp"
 
 namespace collsim::sim {
 
@@ -23,10 +22,9 @@ void allgatherv_circulant(const CollArgs& a) {
   MPI_Comm_size(a.comm, &p);
   MPI_Comm_rank(a.comm, &rank);
   MPI_Type_size(a.type, &unit);
-  Segments seg{{a.displs, a.displs + p}, {a.counts, a.counts + p}, unit};
-  std::memcpy(at(a.buf, a.displs[rank] * int64_t{unit}), a.sendbuf,
-              static_cast<size_t>(a.counts[rank] * int64_t{unit}));
-  circulant_allgather(static_cast<char*>(a.buf), seg, a.blocks, a.comm);
+  const Segments seg{a.counts, a.displs, 0, p, unit};
+  copy_real(at(a.buf, a.displs[rank] * int64_t{unit}), a.sendbuf, a.counts[rank] * int64_t{unit});
+  circulant_allgather(a, static_cast<char*>(a.buf), seg);
 }
 
 double model_allgatherv_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {

@@ -9,11 +9,9 @@
 // ≈ 2(n − 1 + q)α + 2βm(p−1)/p + γm(p−1)/p for n = 1 (and c_i ≤ p − 1).
 // Limits: any p, any count (count < p leaves segments empty), n ≥ 1.
 // Memory: that of reduce_scatter circulant (the accumulator is buf).
-#include <cstring>
-#include <vector>
-
 #include "circulant_all.hpp"
 #include "collective.hpp"
+#include "window.hpp"
 
 namespace collsim::sim {
 
@@ -21,15 +19,10 @@ void allreduce_circulant(const CollArgs& a) {
   int p = 0, esize = 0;
   MPI_Comm_size(a.comm, &p);
   MPI_Type_size(a.type, &esize);
-  std::memcpy(a.buf, a.sendbuf, static_cast<size_t>(a.bytes));
-  Segments seg{std::vector<int64_t>(static_cast<size_t>(p)), std::vector<int64_t>(static_cast<size_t>(p)), esize};
-  for (int j = 0; j < p; ++j) {
-    const Span s = block_span(a.count, p, j);
-    seg.offset[j] = s.begin;
-    seg.length[j] = s.count();
-  }
-  circulant_reduce_scatter(static_cast<char*>(a.buf), seg, a.blocks, a.type, a.op, a.comm);
-  circulant_allgather(static_cast<char*>(a.buf), seg, a.blocks, a.comm);
+  copy_real(a.buf, a.sendbuf, a.bytes);
+  const Segments seg{nullptr, nullptr, a.count, p, esize};
+  circulant_reduce_scatter(a, static_cast<char*>(a.buf), seg);
+  circulant_allgather(a, static_cast<char*>(a.buf), seg);
 }
 
 double model_allreduce_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {

@@ -16,11 +16,9 @@
 // and receive twice per step (up to its parent and down to a child, and the
 // reverse), which the one-ported colouring does not cover; left out.
 // Limits: any p, any count, n ≥ 1. Memory: as two-tree reduce.
-#include <cstring>
-#include <vector>
-
 #include "collective.hpp"
 #include "two_tree_pipeline.hpp"
+#include "window.hpp"
 
 namespace collsim::sim {
 
@@ -33,13 +31,13 @@ void allreduce_two_tree(const CollArgs& a) {
   MPI_Comm_rank(a.comm, &rank);
   CollArgs to_last = a;
   to_last.root = p - 1;
-  std::vector<char> own;
+  Scratch own;
   char* acc = static_cast<char*>(a.buf);
   if (rank != p - 1) {
-    own.resize(static_cast<size_t>(a.bytes));
+    own = Scratch(a, Scratch::Kind::vector, a.bytes);
     acc = own.data();
   }
-  std::memcpy(acc, a.sendbuf, static_cast<size_t>(a.bytes));
+  copy_real(acc, a.sendbuf, a.bytes);
   two_tree_reduce(to_last, p - 1, acc, static_cast<char*>(a.buf));
   bcast_two_tree(to_last);
 }

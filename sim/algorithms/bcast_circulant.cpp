@@ -14,10 +14,10 @@
 // beyond n − 1 move block n − 1 instead, and nothing is sent to the root.
 // These rules are the ones verify/'s data-flow simulation proves for every p.
 #include <algorithm>
-#include <vector>
 
 #include "circulant.hpp"
 #include "collective.hpp"
+#include "window.hpp"
 
 namespace collsim::sim {
 
@@ -37,7 +37,7 @@ void bcast_circulant(const CollArgs& a) {
   // again after it has it (and may be sending it in that very round): such a
   // copy goes to scratch, never over the buffer being sent from.
   bool have_last = r == 0;
-  std::vector<char> scratch;
+  Scratch scratch;
   for (int64_t i = x; i < x + n - 1 + q; ++i) {
     const int k = static_cast<int>(i % q);
     const int64_t shift = q * (i / q) - x;
@@ -51,8 +51,8 @@ void bcast_circulant(const CollArgs& a) {
     char* into = at(a.buf, in.begin);
     if (receiving && rb == n - 1) {
       if (have_last) {
-        scratch.resize(static_cast<size_t>(in.count()));
-        into = scratch.data();
+        if (scratch.data() == nullptr) scratch = Scratch(a, Scratch::Kind::block, in.count());
+        into = scratch.at(in.begin);
       }
       have_last = true;
     }

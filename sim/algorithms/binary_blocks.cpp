@@ -142,7 +142,7 @@ void allreduce_binary_blocks(const CollArgs& a) {
   const std::vector<Block> bs = blocks_of(p);
   const Red red(a, bs[0].size);
   if (a.count == 0) return;
-  std::vector<char> unused, tmp(static_cast<size_t>(a.bytes));
+  Scratch unused, tmp(a, Scratch::Kind::vector, a.bytes);
   char* acc = working_copy(red, a.buf, unused);
   const Place me = scatter_blocks(red, bs, acc, tmp.data());
   if (me.b > 0) hand_over(red, bs[me.b - 1], bs[me.b], acc, tmp.data(), false);
@@ -156,7 +156,7 @@ void reduce_binary_blocks(const CollArgs& a) {
   const std::vector<Block> bs = blocks_of(p);
   const Red red(a, bs[0].size);
   if (a.count == 0) return;
-  std::vector<char> scratch, tmp(static_cast<size_t>(a.bytes));
+  Scratch scratch, tmp(a, Scratch::Kind::vector, a.bytes);
   char* acc = working_copy(red, red.rank == a.root ? a.buf : nullptr, scratch);
   const Place me = scatter_blocks(red, bs, acc, tmp.data());
   // Block 0 gathers to the root; a root outside block 0 plays rank 0's part.

@@ -14,8 +14,6 @@
 // ranks rotated to the root; a non-commutative one reduces to rank 0, which
 // sends the result to the root (one more α + mβ; not in the model, which is
 // the commutative or root-0 case). Any count. Memory: two vectors of m.
-#include <vector>
-
 #include "circulant.hpp"
 #include "reduction_phases.hpp"
 
@@ -32,7 +30,7 @@ namespace {
 void tree_reduce(const Red& red, int top, char* acc) {
   const int64_t p = red.p, v = virtual_rank(red.rank, top, p);
   const Span all{0, red.a.bytes};
-  std::vector<char> tmp(static_cast<size_t>(red.a.bytes));
+  Scratch tmp(red.a, Scratch::Kind::vector, red.a.bytes);
   for (int64_t d = 1; d < p; d <<= 1) {
     if (v & d) return red.send(acc, all, static_cast<int>(real_rank(v - d, top, p)));
     if (v + d < p) {
@@ -48,7 +46,7 @@ void reduce_binary_tree(const CollArgs& a) {
   const Red red(a);
   if (a.count == 0) return;
   const int top = red.commutative() ? a.root : 0;
-  std::vector<char> scratch;
+  Scratch scratch;
   char* acc = working_copy(red, red.rank == a.root ? a.buf : nullptr, scratch);
   tree_reduce(red, top, acc);
   if (top == a.root) return;
@@ -60,9 +58,10 @@ void reduce_binary_tree(const CollArgs& a) {
 void allreduce_binary_tree(const CollArgs& a) {
   const Red red(a);
   if (a.count == 0) return;
-  std::vector<char> unused;
+  Scratch unused;
   tree_reduce(red, 0, working_copy(red, a.buf, unused));
   CollArgs bcast{a.buf, a.bytes, 0, a.comm, 1};
+  bcast.scale = a.scale;
   bcast_binomial(bcast);
 }
 

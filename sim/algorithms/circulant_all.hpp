@@ -19,7 +19,12 @@
 // number of ranks receiving a real block in round i of ONE broadcast, the
 // same for every rank): Σ_i (α + β c_i b) with b the block size. Every rank
 // receives each other segment exactly once: total volume m − m_r per rank.
-// Memory: p plans (O(pq)), two message buffers of at most one block per root.
+// One ⊕ per round, over the whole received message (the rank's own partial
+// blocks gathered into one more message buffer and put back after): γ for
+// the same bytes as one ⊕ per block, without p MPI_Reduce_local calls.
+// Memory: one table of every virtual rank's moves per round, shared by all
+// ranks of a process (O(pn + pq)), two or three message buffers of at most
+// one block per root.
 #pragma once
 
 #include <mpi.h>
@@ -27,25 +32,38 @@
 #include <cstdint>
 #include <vector>
 
+#include "collective.hpp"
 #include "registry.hpp"
 
 namespace collsim::sim {
 
-// Segment j is [offset[j], offset[j] + length[j]) in units of `unit` bytes.
+// Segment j of the vector, in units of `unit` bytes: [displs[j], displs[j] +
+// counts[j]) where counts are given, else block j of `count` units cut
+// evenly into p (block_span). In scale mode displs must increase with j (the
+// packed messages' window argument, circulant_all.cpp). Views of the
+// caller's arrays: a rank holds no O(p) copy (p ranks of one SMPI process
+// would hold O(p²)).
 struct Segments {
-  std::vector<int64_t> offset, length;
+  const int* counts = nullptr;
+  const int* displs = nullptr;
+  int64_t count = 0;  // units, when counts is null
+  int64_t p = 1;
   int unit = 1;
+  Span operator()(int64_t j) const {
+    if (counts == nullptr) return block_span(count, p, j);
+    return {displs[j], int64_t{displs[j]} + counts[j]};
+  }
 };
 
+// Both run over a.comm with n = a.blocks blocks per segment.
 // Algorithm 7: buf holds this rank's segment; on return it holds all of them.
-void circulant_allgather(char* buf, const Segments& seg, int64_t n, MPI_Comm comm);
+void circulant_allgather(const CollArgs& a, char* buf, const Segments& seg);
 
 // The reversal: acc holds this rank's whole input vector (segments in
-// elements of `type`); on return segment r of acc holds the ⊕ of every rank's
-// segment r (in an order set by the schedule: commutative ⊕ only). The rest of
-// acc is scratch.
-void circulant_reduce_scatter(char* acc, const Segments& seg, int64_t n, MPI_Datatype type, MPI_Op op,
-                              MPI_Comm comm);
+// elements of a.type); on return segment r of acc holds the ⊕ (a.op) of every
+// rank's segment r (in an order set by the schedule: commutative ⊕ only).
+// The rest of acc is scratch.
+void circulant_reduce_scatter(const CollArgs& a, char* acc, const Segments& seg);
 
 // Σ_i (message(c_i b) [+ γ c_i b]) for p even segments of bytes/p and n blocks:
 // the model of the two cores above. half duplex: a round's send and receive

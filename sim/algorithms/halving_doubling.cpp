@@ -21,8 +21,6 @@
 // Limits: any p, any root; ⊕ need not be commutative (every combine is
 // (lower ranks) ⊕ (higher ranks), see reduction_phases.hpp); any count,
 // including count < p (empty segments) and 0. Memory: two vectors of m.
-#include <vector>
-
 #include "reduction_phases.hpp"
 
 namespace collsim::sim {
@@ -69,7 +67,7 @@ void allreduce_halving_doubling(const CollArgs& a) {
   const Fold f(p, -1);
   const Red red(a, f.pow2);
   if (a.count == 0) return;
-  std::vector<char> unused, tmp(static_cast<size_t>(a.bytes));
+  Scratch unused, tmp(a, Scratch::Kind::vector, a.bytes);
   char* acc = working_copy(red, a.buf, unused);
   const Range mine = scatter(red, f, acc, tmp.data());
   if (f.survives(red.rank)) doubling_allgather(red, survivors(f), f.virt(red.rank), mine, acc);
@@ -82,7 +80,7 @@ void reduce_halving_doubling(const CollArgs& a) {
   const Fold f(p, a.root);
   const Red red(a, f.pow2);
   if (a.count == 0) return;
-  std::vector<char> scratch, tmp(static_cast<size_t>(a.bytes));
+  Scratch scratch, tmp(a, Scratch::Kind::vector, a.bytes);
   char* acc = working_copy(red, red.rank == a.root ? a.buf : nullptr, scratch);
   const Range mine = scatter(red, f, acc, tmp.data());
   if (f.survives(red.rank))

@@ -17,8 +17,6 @@
 // Reduce is the same without the send-back.
 // Limits: any p, any root; ⊕ need not be commutative; any count.
 // Memory: two vectors of m.
-#include <vector>
-
 #include "reduction_phases.hpp"
 
 namespace collsim::sim {
@@ -60,7 +58,7 @@ void allreduce_recursive_doubling(const CollArgs& a) {
   const Fold f(p, -1);
   const Red red(a);
   if (a.count == 0) return;
-  std::vector<char> unused, tmp(static_cast<size_t>(a.bytes));
+  Scratch unused, tmp(a, Scratch::Kind::vector, a.bytes);
   char* acc = working_copy(red, a.buf, unused);
   fold_and_double(red, f, acc, tmp.data());
   unfold(red, f, acc);
@@ -72,7 +70,7 @@ void reduce_recursive_doubling(const CollArgs& a) {
   const Fold f(p, a.root);
   const Red red(a);
   if (a.count == 0) return;
-  std::vector<char> scratch, tmp(static_cast<size_t>(a.bytes));
+  Scratch scratch, tmp(a, Scratch::Kind::vector, a.bytes);
   fold_and_double(red, f, working_copy(red, red.rank == a.root ? a.buf : nullptr, scratch), tmp.data());
 }
 

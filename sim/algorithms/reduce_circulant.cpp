@@ -19,11 +19,10 @@
 // Limits: any p, any root, n ≥ 1, any count (0 and count < n give empty
 // blocks). Memory: one accumulator of m bytes (non-roots) and one block.
 #include <algorithm>
-#include <cstring>
-#include <vector>
 
 #include "circulant_plan.hpp"
 #include "collective.hpp"
+#include "window.hpp"
 
 namespace collsim::sim {
 
@@ -32,18 +31,18 @@ void reduce_circulant(const CollArgs& a) {
   MPI_Comm_size(a.comm, &p);
   MPI_Comm_rank(a.comm, &rank);
   MPI_Type_size(a.type, &esize);
-  std::vector<char> own;
+  Scratch own;
   char* acc = static_cast<char*>(a.buf);
   if (rank != a.root) {
-    own.resize(static_cast<size_t>(a.bytes));
+    own = Scratch(a, Scratch::Kind::vector, a.bytes);
     acc = own.data();
   }
-  std::memcpy(acc, a.sendbuf, static_cast<size_t>(a.bytes));
+  copy_real(acc, a.sendbuf, a.bytes);
   const CirculantSchedule s(p);
   if (s.q() == 0 || a.count == 0) return;
   const int64_t v = virtual_rank(rank, a.root, p), n = a.blocks;
   const CirculantPlan plan(s, v, n);
-  std::vector<char> in(static_cast<size_t>((a.count + n - 1) / n * esize));
+  Scratch in(a, Scratch::Kind::block, (a.count + n - 1) / n * esize);
   for (int64_t i = plan.end() - 1; i >= plan.first(); --i) {
     const int k = static_cast<int>(i % s.q());
     const int64_t out_block = plan.recv_block(i), in_block = plan.send_block(i);
@@ -53,10 +52,10 @@ void reduce_circulant(const CollArgs& a) {
     const int from = in_block >= 0 ? static_cast<int>(real_rank(s.to(v, k), a.root, p)) : MPI_PROC_NULL;
     // out_block ≠ in_block: a rank forwards a block only after it had it
     // (Condition 4), so the send buffer is never the one being combined into.
-    MPI_Sendrecv(acc + out.begin * esize, out.count(), a.type, to, 0, in.data(), got.count(), a.type, from, 0,
-                 a.comm, MPI_STATUS_IGNORE);
-    if (in_block >= 0 && got.count() > 0)
-      MPI_Reduce_local(in.data(), acc + got.begin * esize, got.count(), a.type, a.op);
+    char* into = in.at(got.begin * esize);
+    MPI_Sendrecv(acc + out.begin * esize, out.count(), a.type, to, 0, into, got.count(), a.type, from, 0, a.comm,
+                 MPI_STATUS_IGNORE);
+    if (in_block >= 0 && got.count() > 0) MPI_Reduce_local(into, acc + got.begin * esize, got.count(), a.type, a.op);
   }
 }
 

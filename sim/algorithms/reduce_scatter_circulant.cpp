@@ -12,11 +12,11 @@
 // (m − m_r) each way — no doubling for any p, the point of item 4.
 // Limits: any p, any counts (0, all on one rank), n ≥ 1.
 // Memory: one accumulator of m bytes, p plans, message buffers.
-#include <cstring>
 #include <vector>
 
 #include "circulant_all.hpp"
 #include "collective.hpp"
+#include "window.hpp"
 
 namespace collsim::sim {
 
@@ -25,11 +25,18 @@ void reduce_scatter_circulant(const CollArgs& a) {
   MPI_Comm_size(a.comm, &p);
   MPI_Comm_rank(a.comm, &rank);
   MPI_Type_size(a.type, &esize);
-  Segments seg{std::vector<int64_t>(static_cast<size_t>(p)), {a.counts, a.counts + p}, esize};
-  for (int j = 1; j < p; ++j) seg.offset[j] = seg.offset[j - 1] + a.counts[j - 1];
-  std::vector<char> acc(static_cast<const char*>(a.sendbuf), static_cast<const char*>(a.sendbuf) + a.bytes);
-  circulant_reduce_scatter(acc.data(), seg, a.blocks, a.type, a.op, a.comm);
-  std::memcpy(a.buf, acc.data() + seg.offset[rank] * esize, static_cast<size_t>(a.counts[rank] * int64_t{esize}));
+  // The offsets: the harness's displacements, else (MPI_Reduce_scatter has
+  // none) the counts' prefix sums.
+  std::vector<int> displs;
+  if (a.displs == nullptr) {
+    displs.assign(static_cast<size_t>(p), 0);
+    for (int j = 1; j < p; ++j) displs[j] = displs[j - 1] + a.counts[j - 1];
+  }
+  const Segments seg{a.counts, a.displs != nullptr ? a.displs : displs.data(), 0, p, esize};
+  Scratch acc(a, Scratch::Kind::vector, a.bytes);
+  copy_real(acc.data(), a.sendbuf, a.bytes);
+  circulant_reduce_scatter(a, acc.data(), seg);
+  copy_real(a.buf, acc.data() + seg(rank).begin * esize, a.counts[rank] * int64_t{esize});
 }
 
 double model_reduce_scatter_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {

@@ -28,11 +28,9 @@
 // schedule has exactly the broadcast's steps, n + Λ ≤ n + 2⌈log2 p⌉ − 2.
 // Limits: any p, any root, any count, n ≥ 1.
 // Memory: the accumulator (m bytes; the root's buf) plus one block of scratch.
-#include <cstring>
-#include <vector>
-
 #include "collective.hpp"
 #include "two_tree_pipeline.hpp"
+#include "window.hpp"
 
 namespace collsim::sim {
 
@@ -42,13 +40,13 @@ void reduce_two_tree(const CollArgs& a) {
   const int tree_root = two_tree_root(a);
   // The accumulator is buf only where the result is wanted there: a
   // forwarding p − 1 has no buf (MPI_Reduce's recvbuf is only the root's).
-  std::vector<char> own;
+  Scratch own;
   char* acc = static_cast<char*>(a.buf);
   if (rank != tree_root || rank != a.root) {
-    own.resize(static_cast<size_t>(a.bytes));
+    own = Scratch(a, Scratch::Kind::vector, a.bytes);
     acc = own.data();
   }
-  std::memcpy(acc, a.sendbuf, static_cast<size_t>(a.bytes));
+  copy_real(acc, a.sendbuf, a.bytes);
   two_tree_reduce(a, tree_root, acc, static_cast<char*>(a.buf));
 }
 

@@ -1,7 +1,6 @@
 #include "reduction_phases.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 namespace collsim::sim::phases {
 
@@ -26,7 +25,7 @@ Span Red::bytes(int64_t lo, int64_t hi) const {
 
 void Red::append(char* acc, char* x, Span s) const {
   MPI_Reduce_local(acc + s.begin, x + s.begin, static_cast<int>(s.count() / esize), a.type, a.op);
-  std::memcpy(acc + s.begin, x + s.begin, static_cast<size_t>(s.count()));
+  copy_real(acc + s.begin, x + s.begin, s.count());
 }
 
 void Red::prepend(char* acc, const char* x, Span s) const {
@@ -53,13 +52,13 @@ void Red::sendrecv(const char* src, Span out, int to, char* dst, Span in, int fr
                MPI_STATUS_IGNORE);
 }
 
-char* working_copy(const Red& red, void* buf, std::vector<char>& scratch) {
+char* working_copy(const Red& red, void* buf, Scratch& scratch) {
   char* acc = static_cast<char*>(buf);
   if (acc == nullptr) {
-    scratch.resize(static_cast<size_t>(red.a.bytes));
+    scratch = Scratch(red.a, Scratch::Kind::vector, red.a.bytes);
     acc = scratch.data();
   }
-  std::memcpy(acc, red.a.sendbuf, static_cast<size_t>(red.a.bytes));
+  copy_real(acc, red.a.sendbuf, red.a.bytes);
   return acc;
 }
 
@@ -119,7 +118,7 @@ void ring_reduce_scatter(const Red& red, const char* in, char* acc) {
   // Scratch vectors of full length, used only at own's offsets.
   // A commutative ⊕ needs no second accumulator (and no extra ⊕ at the end).
   const bool split = !red.commutative() && r < p - 1;
-  std::vector<char> tmp(static_cast<size_t>(red.a.bytes)), high(split ? static_cast<size_t>(red.a.bytes) : 0);
+  Scratch tmp(red.a, Scratch::Kind::vector, red.a.bytes), high(red.a, Scratch::Kind::vector, split ? red.a.bytes : 0);
   for (int64_t i = 1; i < p; ++i) {
     const int64_t to = (r + i) % p, from = (r - i + p) % p;
     // from = p − 1 (i = r + 1) starts the accumulator of ranks above r.

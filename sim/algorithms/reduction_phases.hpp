@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "collective.hpp"
+#include "window.hpp"
 
 namespace collsim::sim::phases {
 
@@ -57,7 +58,7 @@ struct Red {
 
 // The input vector copied into a full-length working vector: buf where the
 // rank has one (allreduce, the reduce root), else `scratch`.
-char* working_copy(const Red& red, void* buf, std::vector<char>& scratch);
+char* working_copy(const Red& red, void* buf, Scratch& scratch);
 
 // §2.5: p = p' + r with p' = 2^⌊lg p⌋. Pairs (2i, 2i + 1), i < r, fold into
 // one survivor each, 2i, or 2i + 1 where that is the reduce root (the paper's

@@ -16,8 +16,6 @@
 // not in the model). Any count; chunks may be empty.
 // Memory: two scratch vectors of m besides the result (only the own chunk's
 // bytes of them are used).
-#include <vector>
-
 #include "reduction_phases.hpp"
 
 namespace collsim::sim {
@@ -29,7 +27,7 @@ void allreduce_ring(const CollArgs& a) {
   MPI_Comm_size(a.comm, &p);
   const Red red(a, p);
   if (a.count == 0) return;
-  std::vector<char> unused;
+  Scratch unused;
   char* acc = working_copy(red, a.buf, unused);
   ring_reduce_scatter(red, acc, acc);
   ring_allgather(red, acc);
@@ -40,7 +38,7 @@ void reduce_ring(const CollArgs& a) {
   MPI_Comm_size(a.comm, &p);
   const Red red(a, p);
   if (a.count == 0) return;
-  std::vector<char> scratch;
+  Scratch scratch;
   char* acc = working_copy(red, red.rank == a.root ? a.buf : nullptr, scratch);
   ring_reduce_scatter(red, acc, acc);
   if (red.rank != a.root) return red.send(acc, red.bytes(red.rank, red.rank + 1), a.root);

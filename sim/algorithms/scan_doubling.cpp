@@ -20,11 +20,11 @@
 // the lower ranks' data on the left), so non-commutative operators are fine.
 // Memory: two scratch vectors of m bytes (T, and W ⊕ V being sent).
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "collective.hpp"
 #include "scan_plans.hpp"
+#include "window.hpp"
 
 namespace collsim::sim {
 
@@ -34,11 +34,11 @@ namespace {
 void combine_into(const CollArgs& a, ScanCombine how, char* w, char* t, int count) {
   switch (how) {
     case ScanCombine::none: return;
-    case ScanCombine::store: std::memcpy(w, t, static_cast<size_t>(a.bytes)); return;
+    case ScanCombine::store: copy_real(w, t, a.bytes); return;
     case ScanCombine::left: MPI_Reduce_local(t, w, count, a.type, a.op); return;  // W = T ⊕ W
     case ScanCombine::right:                                                        // W = W ⊕ T
       MPI_Reduce_local(w, t, count, a.type, a.op);
-      std::memcpy(w, t, static_cast<size_t>(a.bytes));
+      copy_real(w, t, a.bytes);
       return;
   }
 }
@@ -51,17 +51,17 @@ void run_plan(const char* name, bool inclusive_result, const CollArgs& a) {
   MPI_Comm_size(a.comm, &p);
   MPI_Comm_rank(a.comm, &rank);
   const int count = static_cast<int>(a.count);
-  const size_t bytes = static_cast<size_t>(a.bytes);
+  const int64_t bytes = a.bytes;
   char* w = static_cast<char*>(a.buf);
   const char* v = static_cast<const char*>(a.sendbuf);
-  if (plan.inclusive) std::memcpy(w, v, bytes);  // inclusive plans start from W = V
-  std::vector<char> t(bytes), wv(bytes);
+  if (plan.inclusive) copy_real(w, v, bytes);  // inclusive plans start from W = V
+  Scratch t(a, Scratch::Kind::vector, bytes), wv(a, Scratch::Kind::vector, bytes);
   const int rounds = scan_rounds(plan, p);
   for (int k = 0; k < rounds; ++k) {
     const ScanRound rd = scan_round(plan, p, rank, k);
     const void* out = rd.send == ScanValue::V ? v : w;
     if (rd.send_to >= 0 && rd.send == ScanValue::W_op_V) {
-      std::memcpy(wv.data(), v, bytes);
+      copy_real(wv.data(), v, bytes);
       MPI_Reduce_local(w, wv.data(), count, a.type, a.op);  // W ⊕ V: W holds the lower ranks
       out = wv.data();
     }
@@ -73,12 +73,12 @@ void run_plan(const char* name, bool inclusive_result, const CollArgs& a) {
   }
   if (!inclusive_result || plan.inclusive) return;
   if (rank == 0) {
-    std::memcpy(w, v, bytes);
+    copy_real(w, v, bytes);
     return;
   }
-  std::memcpy(t.data(), v, bytes);
+  copy_real(t.data(), v, bytes);
   MPI_Reduce_local(w, t.data(), count, a.type, a.op);  // W ⊕ V
-  std::memcpy(w, t.data(), bytes);
+  copy_real(w, t.data(), bytes);
 }
 
 // The critical path of run_plan on the α-β-γ platform, rank by rank and

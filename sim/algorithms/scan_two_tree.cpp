@@ -38,11 +38,11 @@
 // Memory: four scratch vectors of m bytes (L, R, A, P) and 3n requests per
 // tree.
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "collective.hpp"
 #include "two_tree.hpp"
+#include "window.hpp"
 
 namespace collsim::sim {
 
@@ -84,7 +84,7 @@ class TwoTreeScan {
     MPI_Comm_size(a.comm, &p_);
     MPI_Comm_rank(a.comm, &rank_);
     elem_ = a.bytes / a.count;
-    for (auto* buf : {&l_, &r_, &a_buf_, &p_buf_}) buf->resize(static_cast<size_t>(a.bytes));
+    for (auto* buf : {&l_, &r_, &a_buf_, &p_buf_}) *buf = Scratch(a, Scratch::Kind::vector, a.bytes);
     const int64_t first_half = (a.count + 1) / 2;
     n_ = std::max<int64_t>(1, std::min(a.blocks, first_half));
     const TwoTree tt(int64_t{p_} + 1, p_);
@@ -139,19 +139,19 @@ class TwoTreeScan {
     }
   }
 
-  void irecv(std::vector<char>& buf, Block k, int from, int tg, MPI_Request* q) {
+  void irecv(Scratch& buf, Block k, int from, int tg, MPI_Request* q) {
     MPI_Irecv(buf.data() + k.offset, k.count, a_.type, from, tg, a_.comm, q);
   }
-  void isend(std::vector<char>& buf, Block k, int to, int tg) {
+  void isend(Scratch& buf, Block k, int to, int tg) {
     sends_.emplace_back();
     MPI_Isend(buf.data() + k.offset, k.count, a_.type, to, tg, a_.comm, &sends_.back());
   }
   // inout = in ⊕ inout on one block.
-  void combine(std::vector<char>& in, std::vector<char>& inout, Block k) {
+  void combine(Scratch& in, Scratch& inout, Block k) {
     MPI_Reduce_local(in.data() + k.offset, inout.data() + k.offset, k.count, a_.type, a_.op);
   }
   void copy(char* to, const void* from, Block k) {
-    std::memcpy(to + k.offset, static_cast<const char*>(from) + k.offset, static_cast<size_t>(k.count * elem_));
+    copy_real(to + k.offset, static_cast<const char*>(from) + k.offset, k.count * elem_);
   }
 
   // Runs every block of tree t whose inputs have arrived.
@@ -200,7 +200,7 @@ class TwoTreeScan {
   bool exclusive_;
   int p_ = 0, rank_ = 0;
   int64_t elem_ = 1, n_ = 1;
-  std::vector<char> l_, r_, a_buf_, p_buf_;
+  Scratch l_, r_, a_buf_, p_buf_;
   Half halves_[2];
   std::vector<MPI_Request> sends_;
 };
@@ -210,7 +210,7 @@ void run_two_tree(const CollArgs& a, bool exclusive) {
   MPI_Comm_size(a.comm, &p);
   if (a.count == 0) return;
   if (p == 1) {
-    if (!exclusive) std::memcpy(a.buf, a.sendbuf, static_cast<size_t>(a.bytes));
+    if (!exclusive) copy_real(a.buf, a.sendbuf, a.bytes);
     return;
   }
   TwoTreeScan(a, exclusive).run();

@@ -1,11 +1,11 @@
 #include "two_tree_pipeline.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "two_tree.hpp"
 #include "two_tree_steps.hpp"
+#include "window.hpp"
 
 namespace collsim::sim {
 
@@ -36,7 +36,7 @@ void combine(const CollArgs& a, int count, int rank, int64_t child, char* theirs
     MPI_Reduce_local(theirs, mine, count, a.type, a.op);
   } else {
     MPI_Reduce_local(mine, theirs, count, a.type, a.op);
-    std::memcpy(mine, theirs, static_cast<size_t>(count) * static_cast<size_t>(element_size(a.type)));
+    copy_real(mine, theirs, int64_t{count} * element_size(a.type));
   }
 }
 
@@ -75,18 +75,18 @@ void two_tree_reduce(const CollArgs& a, int tree_root, char* acc, char* out) {
   const int64_t n = a.blocks;
   const TwoTree tt(p, tree_root);
   const Blocks bl{a, element_size(a.type)};
-  std::vector<char> scratch(static_cast<size_t>(bl.span(0).count()));
+  Scratch scratch(a, Scratch::Kind::block, bl.span(0).count());
   const bool forward = rank == tree_root && a.root != tree_root;
   Forward fwd;
   if (rank == a.root && a.root != tree_root) fwd.post_receives(a, bl, tree_root, out);
   for_each_busy_step(two_tree_reduce_plan(tt, rank, n), n, [&](const Step& st) {
     const int64_t sb = st.send_block, rb = st.recv_block;
+    char* theirs = scratch.at(bl.span(std::max<int64_t>(rb, 0)).begin);
     MPI_Sendrecv(acc + bl.span(std::max<int64_t>(sb, 0)).begin, sb < 0 ? 0 : bl.count(sb), a.type,
-                 sb < 0 ? MPI_PROC_NULL : static_cast<int>(st.to.peer), 0, scratch.data(),
-                 rb < 0 ? 0 : bl.count(rb), a.type, rb < 0 ? MPI_PROC_NULL : static_cast<int>(st.from.peer), 0,
-                 a.comm, MPI_STATUS_IGNORE);
+                 sb < 0 ? MPI_PROC_NULL : static_cast<int>(st.to.peer), 0, theirs, rb < 0 ? 0 : bl.count(rb),
+                 a.type, rb < 0 ? MPI_PROC_NULL : static_cast<int>(st.from.peer), 0, a.comm, MPI_STATUS_IGNORE);
     if (rb < 0) return;
-    combine(a, bl.count(rb), rank, st.from.peer, scratch.data(), acc + bl.span(rb).begin);
+    combine(a, bl.count(rb), rank, st.from.peer, theirs, acc + bl.span(rb).begin);
     // The trees' root gets each block once, from one tree root: it is done.
     if (forward) fwd.send(a, bl, rb, acc);
   });
