@@ -8,6 +8,11 @@
 #   btl self,vader, pml ob1             shared memory only: no network device
 #                                       needed, no UCX probing
 #   vader single copy mechanism none    CMA needs ptrace, which containers deny
+#   a session directory of its own      TMPDIR: Open MPI keeps its session
+#                                       files under $TMPDIR/ompi.HOST.UID, and
+#                                       two runs at once (ctest -j2) that share
+#                                       it race on creating and removing it
+#                                       ("could not create session directory")
 # A hung run is killed after COLLSIM_MPI_TIMEOUT seconds (default 120), so a
 # deadlocked algorithm fails its test instead of stalling ctest.
 set -euo pipefail
@@ -18,5 +23,8 @@ fi
 n=$1
 shift
 export OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-exec timeout --kill-after=5 "${COLLSIM_MPI_TIMEOUT:-120}" \
+session=$(mktemp -d "${TMPDIR:-/tmp}/collsim-mpirun.XXXXXX")
+trap 'rm -rf "$session"' EXIT
+export TMPDIR=$session
+timeout --kill-after=5 "${COLLSIM_MPI_TIMEOUT:-120}" \
   mpirun --allow-run-as-root --oversubscribe -np "$n" "$@"
