@@ -69,9 +69,6 @@ int TwoTree::children(int tree, int64_t rank, int64_t out[2]) const {
 // solve_block_flips() below finds f.
 namespace {
 
-// popcount(label) mod 2; inline code even without the popcnt instruction.
-int parity(int64_t label) { return __builtin_parityll(static_cast<uint64_t>(label)); }
-
 // Parity equations x[a] xor x[b] = d over at most 62 unknowns (2 per block);
 // at most 4 (b+1) per block of size 2^b plus one, so < 2000 for any p.
 struct ParityEquation {
@@ -111,7 +108,7 @@ void TwoTree::solve_block_flips() {
     if (p_ >> bit & 1) block_start_[blocks_ + 1] = block_start_[blocks_] + (int64_t{1} << bit), ++blocks_;
   }
   auto unknown = [&](int64_t label) { return 2 * block_of(label) + static_cast<int>(label & 1); };
-  auto c = parity;
+  auto c = &TwoTree::parity;
   std::vector<ParityEquation> eqs;
   // Sibling u of label L (T1 labels; tree t's label is L - 1 + t) must differ
   // in colour: c(L) ^ f(L) != c(u) ^ f(u).

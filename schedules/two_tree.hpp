@@ -103,7 +103,7 @@ class TwoTree {
   // O(1) per call; the constructor's block table costs O(log^3 p) once.
   int log_color(int tree, int64_t rank) const {
     const int64_t label = to_virtual(rank) + 1;
-    const int c1 = (__builtin_parityll(static_cast<uint64_t>(label)) ^ (flip_[label & 1] >> block_of(label))) & 1;
+    const int c1 = (parity(label) ^ (flip_[label & 1] >> block_of(label))) & 1;
     return tree == 1 ? c1 : 1 - c1;
   }
 
@@ -129,6 +129,9 @@ class TwoTree {
     return block_at_bit_[63 - __builtin_clzll(static_cast<uint64_t>(label ^ p_))];
   }
   void solve_block_flips();
+  // popcount(label) mod 2, the uncorrected colour; inline code even without
+  // the popcnt instruction.
+  static int parity(int64_t label) { return __builtin_parityll(static_cast<uint64_t>(label)); }
 
   int64_t p_, root_;
   int blocks_ = 0;

@@ -25,14 +25,6 @@ void fill_parents(const TwoTree& tt, TwoTreeTable& t) {
   }
 }
 
-void fill_log_colors(const TwoTree& tt, TwoTreeTable& t) {
-  for (int tree = 1; tree <= 2; ++tree) {
-    auto& color = t.color[tree - 1];
-    for (int64_t r = 0; r < t.p; ++r)
-      color[static_cast<size_t>(r)] = r == tt.root() ? int8_t{-1} : static_cast<int8_t>(tt.log_color(tree, r));
-  }
-}
-
 TwoTreeTable two_tree_parents(const TwoTree& tt) {
   TwoTreeTable t;
   fill_parents(tt, t);
@@ -41,10 +33,8 @@ TwoTreeTable two_tree_parents(const TwoTree& tt) {
 
 TwoTreeTable two_tree_table(const TwoTree& tt, Coloring coloring) {
   TwoTreeTable t = two_tree_parents(tt);
-  if (coloring == Coloring::linear)
-    linear_coloring(t);
-  else
-    fill_log_colors(tt, t);
+  LinearColoring linear;
+  fill_colors(tt, coloring, t, linear);
   return t;
 }
 
@@ -135,6 +125,16 @@ void LinearColoring::operator()(TwoTreeTable& t) {
       if (t.parent[tree - 1][r] >= 0) t.color[tree - 1][r] = g.color[(tree - 1) * p + r];
 }
 
-void linear_coloring(TwoTreeTable& t) { LinearColoring()(t); }
+void fill_colors(const TwoTree& tt, Coloring coloring, TwoTreeTable& t, LinearColoring& linear) {
+  if (coloring == Coloring::linear) {
+    linear(t);
+    return;
+  }
+  for (int tree = 1; tree <= 2; ++tree) {
+    auto& color = t.color[tree - 1];
+    for (int64_t r = 0; r < t.p; ++r)
+      color[static_cast<size_t>(r)] = r == tt.root() ? int8_t{-1} : static_cast<int8_t>(tt.log_color(tree, r));
+  }
+}
 
 }  // namespace collsim

@@ -39,15 +39,13 @@ TwoTreeTable two_tree_parents(const TwoTree& tt);
 // The same into an existing table, whose storage is reused: a sweep over
 // many p then allocates (and page-faults) only when p grows.
 void fill_parents(const TwoTree& tt, TwoTreeTable& t);
-// Colours of every non-root rank from TwoTree::log_color.
-void fill_log_colors(const TwoTree& tt, TwoTreeTable& t);
 
 // Proof of Lemma 1, O(p): the bipartite graph B with a sender vertex s_i and
 // a receiver vertex r_i per rank (an edge s_i - r_j for each tree edge i -> j)
 // has maximum degree 2, so it is a union of paths and even cycles; walking
 // each path from an end and then each cycle, alternating 0/1, colours it.
-// B is a boost::adjacency_list, kept between calls (cleared, not freed).
-// Fills t.color from t.parent; throws std::logic_error if B has a vertex of
+// B is a boost::compressed_sparse_row_graph, rebuilt on each call from an
+// edge list whose storage is kept. Fills t.color from t.parent; throws std::logic_error if B has a vertex of
 // degree > 2 (not two binary trees with complementary leaves). B is
 // bipartite, so its cycles are even.
 class LinearColoring {
@@ -63,7 +61,8 @@ class LinearColoring {
   std::unique_ptr<Graph> graph_;
 };
 
-// One-off LinearColoring.
-void linear_coloring(TwoTreeTable& t);
+// Colours of every non-root rank of a table of tt's parents, by `coloring`:
+// `linear` runs `linear` on the table, `log` asks TwoTree::log_color.
+void fill_colors(const TwoTree& tt, Coloring coloring, TwoTreeTable& t, LinearColoring& linear);
 
 }  // namespace collsim

@@ -166,10 +166,7 @@ std::optional<Counterexample> TwoTreeChecker::verify_p(int64_t p, int64_t root, 
   if (auto c = check_structure(table_)) return c;
   if (auto c = check_children(tt)) return c;
   for (Coloring coloring : colorings) {
-    if (coloring == Coloring::linear)
-      linear_(table_);
-    else
-      fill_log_colors(tt, table_);
+    fill_colors(tt, coloring, table_, linear_);
     if (auto c = check_lemma1(table_)) {
       c->condition += std::string(" with the ") + coloring_name(coloring) + " colouring";
       return c;
