@@ -26,6 +26,12 @@ const std::vector<GpuPlatform>& gpu_presets() {
     //    (constant overhead below 8 KB, cs.virginia.edu "Memory transfer overhead"; 5-7 us for the
     //    submission alone, Wu et al. 2026, arXiv 2602.21548). Seed 001 Figs. 8-9 compare these copies
     //    but their values were lost with the figures.
+    //  - Host callback (pr's cudaLaunchHostFunc per partition): 10 us from the end of the kernel before it
+    //    to the callback running. Measurements bracket it: about 6 us for hipLaunchHostFunc alone on an
+    //    AMD GPU (kokkos/kokkos pull request 8020, 2025) and about 100 us for a CUDA host callback round
+    //    trip on a GeForce RTX 3080 over PCIe 4.0 (facebookincubator/velox pull request 6096, 2023). No
+    //    V100 figure was found; we take the low end, the same fixed cost as one copy. Seed 001 blames
+    //    PR's loss below 1 MB on its per-partition device-to-host steps without giving their cost.
     //  - InfiniBand EDR: 100 Gbit/s = 12.5 GB/s (beta = 0.08 ns/B); alpha = 1.2 us, the usual MPI
     //    ping-pong latency class of EDR through one switch level (assumed, not measured by the seed).
     //  - Within a node: 0.5 us and 10 GB/s per shared-memory message (single-copy transport, assumed as
@@ -97,6 +103,7 @@ constexpr RealField kRealFields[] = {
     {"gamma", &GpuPlatform::gamma, false},
     {"link_latency", &GpuPlatform::link_latency, true},
     {"link_bw", &GpuPlatform::link_bw, false},
+    {"callback_latency", &GpuPlatform::callback_latency, true},
     {"gpu_flops", &GpuPlatform::gpu_flops, false},
 };
 

@@ -20,7 +20,11 @@
 //   - between nodes a full-duplex InfiniBand link per node (α/2, 1/β), so a
 //     message of m bytes costs α + (m + 16)β (16: SMPI's envelope).
 // A device-to-host copy of b bytes (an S4U comm, no envelope) costs
-// link_latency + c·b/link_bw when c processes of the GPU copy at once.
+// link_latency + c·b/link_bw when c processes of the GPU copy at once. A host
+// callback (pr's per-partition notification) starts callback_latency after
+// the kernel before it ends, and blocks the kernels queued after it until it
+// returns (CUDA's cudaLaunchHostFunc semantics); the model charges that time
+// in the algorithm (sim/gpu/pr.cpp), not in the platform.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +47,7 @@ struct GpuPlatform {
   double gamma = 0.25e-9;        // s per byte of a host-side ⊕
   double link_latency = 10e-6;   // s: fixed cost of one host–device copy
   double link_bw = 68e9;         // B/s of one GPU's host–device link, per direction
+  double callback_latency = 10e-6;  // s: from a kernel's end to its host callback starting
   double gpu_flops = 7.8e12;     // flop/s of one GPU
   std::string source;            // where the numbers come from
 

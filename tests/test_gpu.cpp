@@ -12,6 +12,8 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "gpu_launch.hpp"
@@ -161,8 +163,9 @@ std::vector<TraceSpan> read_trace(const std::string& path) {
 
 // Every GPU's c = 10 processes run their kernels and copies at the same
 // time, so a kernel of f flops lasts c·f / speed and a copy of b bytes
-// latency + c·b / bandwidth, in both directions; pr's copies of one rank run
-// one after the other, each after its partition's kernel.
+// latency + c·b / bandwidth, in both directions. pr's copy of partition k
+// starts a callback latency after kernel k ends, and kernel k + 1 waits for
+// that copy (the host callback blocks the stream).
 TEST(GpuAllreduce, CopyAndComputePhasesEqualTheirModel) {
   const GpuPlatform pf = seed001(1);
   const int64_t n = 131072 + 13, bytes = 8 * n;  // pr: 19 partitions of 6555 doubles, one of 6540
@@ -177,7 +180,8 @@ TEST(GpuAllreduce, CopyAndComputePhasesEqualTheirModel) {
   auto kernel_us = [&](double elements) { return 1e6 * c * 1000 * elements / pf.gpu_flops; };
   auto near = [](double got, double want) { return std::abs(got - want) <= 1e-6 * want + 2e-3; };
   std::map<std::string, int> counted;
-  std::map<int, double> last_copy_end;  // pr: per rank
+  const double callback_us = 1e6 * pf.callback_latency;
+  std::map<std::pair<int, int>, double> kernel_end, copy_start, copy_end, kernel_start;  // pr: (rank, partition)
   for (const TraceSpan& s : read_trace(trace)) {
     const double d = s.end - s.start;
     const double elements = static_cast<double>(s.partition < 0 ? n : partition(n, 20, s.partition).count());
@@ -185,12 +189,10 @@ TEST(GpuAllreduce, CopyAndComputePhasesEqualTheirModel) {
       EXPECT_TRUE(near(d, copy_us(8.0 * n))) << s.algorithm << " rank " << s.rank << ": " << d;
     } else if (s.phase == "d2h") {
       EXPECT_TRUE(near(d, copy_us(8 * elements))) << s.algorithm << " rank " << s.rank << " part " << s.partition << ": " << d;
-      if (s.algorithm == "pr") {
-        EXPECT_GE(s.start, last_copy_end[s.rank] - 1e-3) << "pr copies of rank " << s.rank << " overlap";
-        last_copy_end[s.rank] = s.end;
-      }
+      if (s.algorithm == "pr") std::tie(copy_start[{s.rank, s.partition}], copy_end[{s.rank, s.partition}]) = std::pair(s.start, s.end);
     } else if (s.phase == "compute") {
       EXPECT_TRUE(near(d, kernel_us(elements))) << s.algorithm << " rank " << s.rank << ": " << d;
+      if (s.algorithm == "pr") std::tie(kernel_start[{s.rank, s.partition}], kernel_end[{s.rank, s.partition}]) = std::pair(s.start, s.end);
     } else {
       continue;
     }
@@ -200,19 +202,24 @@ TEST(GpuAllreduce, CopyAndComputePhasesEqualTheirModel) {
   EXPECT_EQ(counted["multilane d2h"], 40);
   EXPECT_EQ(counted["pr compute"], 40 * 20);
   EXPECT_EQ(counted["pr d2h"], 40 * 20);
+  for (const auto& [key, end] : kernel_end) {
+    const auto [rank, k] = key;
+    EXPECT_TRUE(near(copy_start[key] - end, callback_us)) << "pr rank " << rank << " part " << k << ": callback after " << copy_start[key] - end;
+    const double previous_copy_end = k > 0 ? copy_end[std::pair(rank, k - 1)] : 0.0;
+    EXPECT_GE(kernel_start[key], previous_copy_end - 1e-3) << "pr rank " << rank << ": kernel " << k << " before callback " << k - 1;
+  }
 }
 
-// Seed 001's shape on its machine, 4 nodes: pr loses to multilane on small
-// vectors (K copies, each paying the copy latency) and wins on large ones.
-// (Where the two cross, 256-512 KiB here against the seed's 1 MB, is in the README.)
-TEST(GpuAllreduce, PrLosesOnSmallAndWinsOnLargeVectorsOnFourNodes) {
-  GpuRequest req = request(seed001(4), {64 << 10, 2 << 20});
+// Seed 001's shape on its machine, 4 nodes: pr loses to multilane below
+// 1 MB (K callbacks and copies, each paying a latency) and wins above it.
+TEST(GpuAllreduce, PrLosesBelowOneMegabyteAndWinsAboveOnFourNodes) {
+  GpuRequest req = request(seed001(4), {512 << 10, 1 << 20});
   req.algos = {&find_gpu_algorithm("multilane"), &find_gpu_algorithm("pr")};
   req.flops_per_element = 140;
   std::map<std::string, double> t;  // "algorithm bytes"
   for (const GpuRow& r : simulate_gpu(req)) t[r.algorithm + " " + std::to_string(r.bytes)] = r.time_us;
-  EXPECT_GT(t["pr 65536"], 1.5 * t["multilane 65536"]);
-  EXPECT_LT(t["pr 2097152"], 0.9 * t["multilane 2097152"]);
+  EXPECT_GT(t["pr 524288"], 1.05 * t["multilane 524288"]);
+  EXPECT_LT(t["pr 1048576"], 0.95 * t["multilane 1048576"]);
 }
 
 TEST(GpuCli, CompareWritesResultsPlotAndTimeline) {

@@ -61,6 +61,7 @@ platforms::GpuPlatform platform_from(const cli::po::variables_map& vm) {
     if (vm.count(key)) field = parse_real(vm[key].as<std::string>(), std::string("--") + key);
   };
   set_real("link-latency", pf.link_latency);
+  set_real("callback-latency", pf.callback_latency);
   set_real("link-bw", pf.link_bw);
   try {
     platforms::validate(pf);
@@ -126,9 +127,10 @@ std::string title(const Settings& s) {
   char t[512];
   std::snprintf(t, sizeof t,
                 "gpu-allreduce on %s: %lld processes per node in sockets of %lld, %lld GPUs per node, copy %g us + "
-                "bytes / %g GB/s, %g flops per element",
+                "bytes / %g GB/s, callback %g us, %g flops per element",
                 pf.name.c_str(), (long long)pf.procs_per_node, (long long)pf.procs_per_socket,
-                (long long)pf.gpus_per_node, pf.link_latency * 1e6, pf.link_bw / 1e9, s.req.flops_per_element);
+                (long long)pf.gpus_per_node, pf.link_latency * 1e6, pf.link_bw / 1e9, pf.callback_latency * 1e6,
+                s.req.flops_per_element);
   return t;
 }
 
@@ -261,6 +263,7 @@ int compare_command(int argc, char** argv) {
       "procs-per-socket", value<std::string>(), "override the preset's processes per socket")(
       "gpus-per-node", value<std::string>(), "override the preset's GPUs per node")(
       "link-latency", value<std::string>(), "override the preset's host-device copy latency (s)")(
+      "callback-latency", value<std::string>(), "override the preset's host-callback dispatch latency (s)")(
       "link-bw", value<std::string>(), "override the preset's host-device bandwidth (B/s)");
   cli::po::variables_map vm;
   std::string algo_help = "algorithms:\n";

@@ -12,18 +12,23 @@
 // Per rank there are three actors: the rank (waits for its own partition,
 // reduces, allreduces, rebuilds), a GPU stream (runs the K kernels in
 // order, shared fairly with the other processes on the GPU) and the
-// callback (copies partitions in order, one copy at a time, as one callback
-// thread does; each copy pays the link latency, so K copies cost K latencies
-// where native and multilane pay one: the seed's explanation of PR's loss
-// on small vectors). The sends to the owners are partitioned channels
-// (partitioned.hpp) of one partition each, made ready from the callback.
+// callback (a host function queued after each kernel: it starts
+// callback_latency after the kernel ends, copies the partition and makes it
+// ready). A host function blocks the stream work queued after it
+// (cudaLaunchHostFunc), so kernel k + 1 starts when callback k returns, and
+// each copy pays the link latency: K partitions cost K callback latencies
+// and K copy latencies where native and multilane pay one copy latency (the
+// seed's explanation of PR's loss on small vectors). The sends to the owners
+// are partitioned channels (partitioned.hpp) of one partition each, made
+// ready from the callback.
 //
-// Cost, with c processes per GPU, per-partition kernel time T_k = c·F·n/(K·speed)
-// and copy time C_k = latency + c·8n/(K·link bandwidth): the last partition
-// is on every host at about max(K·T_k + C_k, T_k + K·C_k); then one
+// Cost, with c processes per GPU, per-partition kernel time T_k = c·F·n/(K·speed),
+// callback latency L and copy time C_k = latency + c·8n/(K·link bandwidth):
+// the last partition is on every host after K·(T_k + L + C_k); then one
 // partition's send and ⊕ (γ·(S−1)·8n/K), the lane allreduce of 8n/K bytes
 // over 2N ranks (library, Open MPI selector; γ·(8n/K)(2N−1)/(2N) charged
-// after it) and the socket allgather of the vector (library).
+// after it) and the socket allgather of the vector (library). The
+// reductions of earlier partitions overlap the later kernels and copies.
 //
 // Reading of the seed: Fig. 2's size_k = n / size drops the remainder when
 // size ∤ n; partitions here are ⌈n/K⌉ elements (the last ones shorter or
@@ -60,8 +65,8 @@ class Pipeline {
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;
 
-  void stream();    // GPU stream actor: the K kernels in order
-  void callback();  // callback actor: per partition copy, then send to the owner
+  void stream();    // GPU stream actor: the K kernels in order, each after the previous callback
+  void callback();  // callback actor: per partition wait L, copy, then send to the owner
   void reduce();    // the rank: its partition, reduced over the socket
   void allreduce_across_sockets();
   void rebuild();
@@ -78,6 +83,7 @@ class Pipeline {
   std::vector<PRequest> from_peer_;  // [r]: socket rank r's copy of the own partition
   std::unique_ptr<HostBuffer> slots_;  // [r]: ⌈n/K⌉ doubles from socket rank r (own slot unused)
   sg4::SemaphorePtr computed_ = sg4::Semaphore::create(0);    // one release per kernel
+  sg4::SemaphorePtr called_back_ = sg4::Semaphore::create(0); // one release per finished callback
   sg4::SemaphorePtr own_copied_ = sg4::Semaphore::create(0);  // the own partition is on the host
   std::string error_;
 };
@@ -128,6 +134,7 @@ void Pipeline::stream() {
   for (int k = 0; k < parts_; ++k) {
     compute(ctx_, call_.flops_per_element * static_cast<double>(part(k).count()), k);
     computed_->release();
+    called_back_->acquire();
   }
 }
 
@@ -135,12 +142,14 @@ void Pipeline::callback() {
   SMPI_thread_create();  // this actor may now make MPI calls as the rank
   for (int k = 0; k < parts_; ++k) {
     computed_->acquire();
+    sg4::this_actor::sleep_for(ctx_.pf.callback_latency);
     copy_to_host(ctx_, part(k).bytes(), k);
     produce(call_.data, part(k), ctx_.rank, call_.rep);
     if (k == own_)
       own_copied_->release();
     else if (pready(0, to_owner_[k]) != MPI_SUCCESS)
       error_ = "pready failed for partition " + std::to_string(k);
+    called_back_->release();
   }
   for (int k = 0; k < parts_; ++k)
     if (k != own_ && pwait(to_owner_[k]) != MPI_SUCCESS) error_ = "send of partition " + std::to_string(k) + " failed";
