@@ -1,5 +1,7 @@
 #include "circulant_table.hpp"
 
+#include <algorithm>
+
 namespace collsim {
 
 CirculantTable compute_all_ranks(const CirculantSchedule& s, CirculantBatchStats* stats, SendRule rule) {
@@ -20,11 +22,13 @@ CirculantTable compute_all_ranks(const CirculantSchedule& s, CirculantBatchStats
       st.max_recursive_calls = calls;
       st.rank_of_max_recursion = r;
     }
-    for (int k = 0; k < t.q; ++k) t.recv[static_cast<size_t>(r * t.q + k)] = static_cast<int8_t>(row[k]);
+    for (int k = 0; k < t.q; ++k) t.recv[t.cell(r, k)] = static_cast<int8_t>(row[k]);
   }
-  if (rule == SendRule::lookup) {
-    for (int64_t r = 0; r < t.p; ++r)
-      for (int k = 0; k < t.q; ++k) t.send[static_cast<size_t>(r * t.q + k)] = t.recv[s.to(r, k) * t.q + k];
+  if (rule == SendRule::lookup) {  // row k of send is row k of recv rotated left by skip[k]
+    for (int k = 0; k < t.q; ++k) {
+      const auto from = t.recv.begin() + static_cast<std::ptrdiff_t>(t.cell(0, k)), to = t.send.begin() + (from - t.recv.begin());
+      std::rotate_copy(from, from + s.skip(k), from + t.p, to);
+    }
     return t;
   }
   auto recv_of = [&t](int64_t rank, int k) { return t.recv_at(rank, k); };
@@ -35,7 +39,7 @@ CirculantTable compute_all_ranks(const CirculantSchedule& s, CirculantBatchStats
       st.max_violations = violations;
       st.rank_of_max_violations = r;
     }
-    for (int k = 0; k < t.q; ++k) t.send[static_cast<size_t>(r * t.q + k)] = static_cast<int8_t>(row[k]);
+    for (int k = 0; k < t.q; ++k) t.send[t.cell(r, k)] = static_cast<int8_t>(row[k]);
   }
   return t;
 }

@@ -16,15 +16,20 @@
 
 namespace collsim {
 
+// One row per round k (cell k * p + r): a round of the broadcast touches
+// every rank's k-th entry, so the data-flow simulation runs down one row.
 struct CirculantTable {
   int64_t p = 0;
   int q = 0;
   std::vector<int8_t> base;  // b_r (q for the root)
-  std::vector<int8_t> recv;  // recvblock[k]_r at r * q + k
-  std::vector<int8_t> send;  // sendblock[k]_r at r * q + k
+  std::vector<int8_t> recv;  // recvblock[k]_r at cell(r, k)
+  std::vector<int8_t> send;  // sendblock[k]_r at cell(r, k)
 
-  int recv_at(int64_t r, int k) const { return recv[static_cast<size_t>(r * q + k)]; }
-  int send_at(int64_t r, int k) const { return send[static_cast<size_t>(r * q + k)]; }
+  size_t cell(int64_t r, int k) const { return static_cast<size_t>(k) * static_cast<size_t>(p) + static_cast<size_t>(r); }
+  int recv_at(int64_t r, int k) const { return recv[cell(r, k)]; }
+  int send_at(int64_t r, int k) const { return send[cell(r, k)]; }
+  const int8_t* recv_round(int k) const { return recv.data() + cell(0, k); }
+  const int8_t* send_round(int k) const { return send.data() + cell(0, k); }
 };
 
 struct CirculantBatchStats {

@@ -2,7 +2,10 @@
 // schedules (mutation tests) and malformed files (exit 2).
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "circulant_check.hpp"
 #include "run_cli.hpp"
@@ -22,7 +25,7 @@ TEST(CirculantVerify, EveryPUpTo2048Passes) {
 CirculantTable table(int64_t p) { return compute_all_ranks(CirculantSchedule(p)); }
 
 void swap_recv(CirculantTable& t, int64_t r, int k1, int k2) {
-  std::swap(t.recv[r * t.q + k1], t.recv[r * t.q + k2]);
+  std::swap(t.recv[t.cell(r, k1)], t.recv[t.cell(r, k2)]);
 }
 
 TEST(CirculantVerifyMutation, SwappedReceiveBlocksAreCaught) {
@@ -44,7 +47,7 @@ TEST(CirculantVerifyMutation, ChangedSendBlockIsCaught) {
     for (int64_t r = 0; r < p; r += 3)
       for (int k = 0; k < good.q; ++k) {
         CirculantTable t = good;
-        int8_t& v = t.send[r * t.q + k];
+        int8_t& v = t.send[t.cell(r, k)];
         v = static_cast<int8_t>(v == t.q - 1 ? -t.q : v + 1);
         const auto c = check_conditions(t);
         ASSERT_TRUE(c) << "p=" << p << " r=" << r << " k=" << k;
@@ -71,6 +74,48 @@ TEST(CirculantVerifyMutation, OffByOneInVirtualRoundsIsCaught) {
       EXPECT_GT(caught, 0) << "p=" << p << " delta=" << delta;
     }
   }
+}
+
+// The data-flow simulation alone, in each build of its inner loop this CPU
+// has, with one-word (n <= 64) and several-word holdings: every correct
+// table passes; a swapped pair of receive blocks, a changed send block and
+// blocks numbered one round early fail, with the same counterexamples from
+// every build.
+TEST(CirculantDataflow, EveryKernelPassesGoodAndCatchesBrokenTables) {
+  std::vector<DataflowKernel> kernels;
+  for (DataflowKernel k : {DataflowKernel::portable, DataflowKernel::avx2, DataflowKernel::avx512})
+    if (use_dataflow_kernel(k)) kernels.push_back(k);
+  ASSERT_FALSE(kernels.empty());
+  std::cerr << kernels.size() << " of 3 kernel builds run on this CPU\n";
+  for (int64_t p : {9, 17, 100, 1000}) {
+    const CirculantTable good = table(p);
+    std::vector<BroadcastRun> runs;
+    for (int64_t n : default_block_counts(good.q)) runs.push_back(algorithm1_run(n, good.q));
+    for (int64_t n : {64, 65, 130}) runs.push_back(algorithm1_run(n, good.q));
+    const int64_t r = p / 2 + 1;
+    CirculantTable swapped = good, changed = good;
+    swap_recv(swapped, r, 0, good.q - 1);
+    int8_t& v = changed.send[changed.cell(r, good.q - 1)];
+    v = static_cast<int8_t>(v == good.q - 1 ? -good.q : v + 1);
+    std::vector<std::string> found;  // per kernel: both counterexamples
+    for (DataflowKernel k : kernels) {
+      ASSERT_TRUE(use_dataflow_kernel(k));
+      const auto ok = simulate_broadcasts(good, runs);
+      EXPECT_FALSE(ok) << "p=" << p << ": " << describe(*ok);
+      const auto a = simulate_broadcasts(swapped, runs), b = simulate_broadcasts(changed, runs);
+      ASSERT_TRUE(a && b) << "p=" << p << " kernel " << static_cast<int>(k);
+      std::string early;  // blocks numbered one round early: sends before holding (n > 1)
+      for (BroadcastRun run : runs) {
+        run.block_shift -= 1;
+        if (auto c = simulate_broadcast(good, run)) early += describe(*c) + "; ";
+      }
+      EXPECT_NE(early.find("before holding"), std::string::npos) << "p=" << p << ": " << early;
+      found.push_back(describe(*a) + " | " + describe(*b) + " | " + early);
+      EXPECT_EQ(found.front(), found.back()) << "p=" << p;
+    }
+  }
+  for (DataflowKernel k : {DataflowKernel::avx512, DataflowKernel::avx2, DataflowKernel::portable})
+    if (use_dataflow_kernel(k)) break;
 }
 
 std::string csv_of(const CirculantTable& t, int64_t skip_rank = -1) {

@@ -74,83 +74,6 @@ std::optional<Counterexample> check_conditions(const CirculantTable& t) {
   return std::nullopt;
 }
 
-BroadcastRun algorithm1_run(int64_t n, int q) {
-  const int x = q == 0 ? 0 : static_cast<int>((q - (n - 1) % q) % q);
-  return {n, x, x};
-}
-
-std::vector<int64_t> default_block_counts(int q) {
-  std::vector<int64_t> n;
-  for (int64_t v : {int64_t{1}, int64_t{2}, int64_t{q} - 1, int64_t{q}, int64_t{q} + 1, 3 * int64_t{q} + 2})
-    if (v >= 1 && std::find(n.begin(), n.end(), v) == n.end()) n.push_back(v);
-  return n;
-}
-
-namespace {
-
-// Which blocks each rank holds: one bit per block, `words` 64-bit words per
-// rank. Independent of the schedule theory: it only records deliveries.
-class Holdings {
- public:
-  Holdings(int64_t p, int64_t n) : n_(n), words_(static_cast<size_t>((n + 63) / 64)), bits_(words_ * p, 0) {}
-  bool has(int64_t r, int64_t block) const { return bits_[r * words_ + block / 64] >> (block % 64) & 1; }
-  void add(int64_t r, int64_t block) { bits_[r * words_ + block / 64] |= uint64_t{1} << (block % 64); }
-  // Smallest block r lacks (n if it holds all n).
-  int64_t first_missing(int64_t r) const {
-    for (size_t w = 0; w < words_; ++w)
-      if (~bits_[r * words_ + w]) return std::min<int64_t>(n_, int64_t(w * 64) + __builtin_ctzll(~bits_[r * words_ + w]));
-    return n_;
-  }
-
- private:
-  int64_t n_;
-  size_t words_;
-  std::vector<uint64_t> bits_;
-};
-
-}  // namespace
-
-std::optional<Counterexample> simulate_broadcast(const CirculantTable& t, const BroadcastRun& run) {
-  const int q = t.q;
-  const int64_t p = t.p, n = run.n, first = run.first_round, last = run.first_round + n - 1 + q;
-  const CirculantSchedule s(p);
-  Holdings held(p, n);
-  for (int64_t b = 0; b < n; ++b) held.add(0, b);
-  std::vector<int64_t> arriving(static_cast<size_t>(p), -1);  // the root never receives
-  auto fail = [&](int64_t r, int64_t i, std::string detail) {
-    return Counterexample{p, r, static_cast<int>(i % q), "Algorithm 1 data flow (n=" + str(n) + ")",
-                          "round " + str(i) + ": " + std::move(detail)};
-  };
-  for (int64_t i = first; q > 0 && i < last; ++i) {  // p = 1: nothing moves
-    const int k = static_cast<int>(i % q);
-    // Schedule value v means block v - shift + q*floor(i/q); negative: no
-    // block (-1 here); beyond n-1: block n-1.
-    const int64_t shift = q * (i / q) - run.block_shift;
-    auto block = [&](int v) { return v + shift < 0 ? -1 : std::min(v + shift, n - 1); };
-    // Receiver r, sender f = r - skip[k]; sends to the root are suppressed.
-    // A sent block must be held by f before round i: arrivals of this round
-    // are applied only after all ranks are checked.
-    auto moves_ok = [&](int64_t r, int64_t f) {
-      const int64_t want = block(t.recv_at(r, k)), sent = block(t.send_at(f, k));
-      arriving[r] = want;
-      return want == sent && (sent < 0 || held.has(f, sent));
-    };
-    for (int64_t r = 1; r < p; ++r) {
-      const int64_t f = s.from(r, k);
-      if (moves_ok(r, f)) continue;
-      const int64_t want = block(t.recv_at(r, k)), sent = block(t.send_at(f, k));
-      if (want != sent)
-        return fail(r, i, "expects block " + str(want) + " from " + str(f) + ", which sends " + str(sent));
-      return fail(f, i, "sends block " + str(sent) + " to " + str(r) + " before holding it");
-    }
-    for (int64_t r = 1; r < p; ++r)
-      if (arriving[r] >= 0) held.add(r, arriving[r]);
-  }
-  for (int64_t r = 0; r < p; ++r)
-    if (int64_t b = held.first_missing(r); b < n) return fail(r, last, "after n-1+q rounds still lacks block " + str(b));
-  return std::nullopt;
-}
-
 std::optional<Counterexample> verify_circulant_p(int64_t p, const std::vector<int64_t>& blocks,
                                                  CirculantBatchStats& stats) {
   const CirculantSchedule s(p);
@@ -171,9 +94,9 @@ std::optional<Counterexample> verify_circulant_p(int64_t p, const std::vector<in
 
 std::optional<Counterexample> check_table(const CirculantTable& t, const std::vector<int64_t>& blocks) {
   if (auto c = check_conditions(t)) return c;
-  for (int64_t n : blocks.empty() ? default_block_counts(t.q) : blocks)
-    if (auto c = simulate_broadcast(t, algorithm1_run(n, t.q))) return c;
-  return std::nullopt;
+  std::vector<BroadcastRun> runs;
+  for (int64_t n : blocks.empty() ? default_block_counts(t.q) : blocks) runs.push_back(algorithm1_run(n, t.q));
+  return simulate_broadcasts(t, runs);
 }
 
 }  // namespace collsim

@@ -45,6 +45,14 @@ BroadcastRun algorithm1_run(int64_t n, int q);
 // sender before the round, that sender and receiver agree on the block, and
 // that after the n-1+q rounds every rank holds all n blocks.
 std::optional<Counterexample> simulate_broadcast(const CirculantTable& t, const BroadcastRun& run);
+// The same for several runs of one table, in order; the first failure.
+std::optional<Counterexample> simulate_broadcasts(const CirculantTable& t, const std::vector<BroadcastRun>& runs);
+
+// The simulation's inner loop comes in three builds that must agree; the
+// fastest the CPU has is used. For tests: switch to `kernel` (process-wide,
+// not thread-safe); false, and no switch, if this CPU or build lacks it.
+enum class DataflowKernel { portable, avx2, avx512 };
+bool use_dataflow_kernel(DataflowKernel kernel);
 
 // The default block counts of `verify circulant`: 1, 2, q-1, q, q+1, 3q+2
 // (those >= 1, without repeats).

@@ -103,9 +103,9 @@ CirculantTable read_circulant_csv(std::istream& in, const std::string& source_na
     throw MalformedInput(source_name + ": missing row for " + cell_name(rows.size() / q, rows.size() % q));
   t.recv.resize(rows.size());
   t.send.resize(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i) {
-    t.recv[i] = static_cast<int8_t>(rows[i].recv);
-    t.send[i] = static_cast<int8_t>(rows[i].send);
+  for (const Row& r : rows) {
+    t.recv[t.cell(r.rank, static_cast<int>(r.k))] = static_cast<int8_t>(r.recv);
+    t.send[t.cell(r.rank, static_cast<int>(r.k))] = static_cast<int8_t>(r.send);
   }
   t.base.assign(static_cast<size_t>(t.p), static_cast<int8_t>(q));
   for (int64_t r = 0; r < t.p; ++r)

@@ -1,0 +1,272 @@
+// The data-flow simulation of Algorithm 1 (seed 003) over a CirculantTable:
+// which blocks every rank holds after every round. It knows nothing of how
+// the schedules were made; it only moves blocks and checks each move.
+//
+// Layout and speed. A holding is a bit set of blocks, one row of p words per
+// 64 blocks, so one round is one pass down a row: for receiver r and sender
+// f = r - skip[k] (mod p), turn both schedule values into the bit of their
+// block, check them, and set the receiver's bit. The pass has no branches
+// and no division, and runs as AVX2/AVX-512 variable shifts where the CPU
+// has them (chosen at start-up): a verify sweep spends most of its time
+// here, 12q - 1 rank-rounds per processor for the default block counts.
+//
+// Worked example, p = 9, n = 2 (q = 4, x = 3, skips 1 2 3 5): the run starts
+// at round i = 3 (k = 3, shift q·0 - x = -3), where only values v >= 3
+// are blocks; rank 5 receives recvblock[3]_5 = 3 → block 0 from rank 0.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "circulant_check.hpp"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
+namespace collsim {
+
+BroadcastRun algorithm1_run(int64_t n, int q) {
+  const int x = q == 0 ? 0 : static_cast<int>((q - (n - 1) % q) % q);
+  return {n, x, x};
+}
+
+std::vector<int64_t> default_block_counts(int q) {
+  std::vector<int64_t> n;
+  for (int64_t v : {int64_t{1}, int64_t{2}, int64_t{q} - 1, int64_t{q}, int64_t{q} + 1, 3 * int64_t{q} + 2})
+    if (v >= 1 && std::find(n.begin(), n.end(), v) == n.end()) n.push_back(v);
+  return n;
+}
+
+namespace {
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+// How one round maps schedule values to bits of one word of a holding: value
+// v is block min(v, cap) + off + 64·word (cap = n - 1 - shift, off = shift -
+// 64·word), and has a bit in this word when that index is in [0, 64). A
+// negative index (no block yet, or a block of a lower word) converts to a
+// huge unsigned one, so one unsigned compare answers both.
+struct WordMap {
+  int cap, off;
+};
+
+inline uint64_t block_bit(int v, WordMap m) {
+  const auto index = static_cast<uint64_t>(static_cast<int64_t>(std::min(v, m.cap)) + m.off);
+  return index < 64 ? uint64_t{1} << index : 0;
+}
+
+// Receivers r in [lo, hi) with sender r - d: next[r] = old[r] | the bit r
+// receives. Returns nonzero if some sender and receiver disagree on the block
+// or a sender lacks (in `old`, the holdings before the round) what it sends.
+// The portable loop; the x86 versions below do 8 or 4 receivers at a time
+// and finish with it.
+uint64_t move_blocks_portable(const int8_t* recv, const int8_t* send, const uint64_t* old, uint64_t* next, int64_t lo,
+                              int64_t hi, int64_t d, WordMap m) {
+  uint64_t bad = 0;
+  for (int64_t r = lo; r < hi; ++r) {
+    const uint64_t want = block_bit(recv[r], m), sent = block_bit(send[r - d], m);
+    bad |= (want ^ sent) | (sent & ~old[r - d]);
+    next[r] = old[r] | want;
+  }
+  return bad;
+}
+
+using MoveBlocks = uint64_t (*)(const int8_t*, const int8_t*, const uint64_t*, uint64_t*, int64_t, int64_t, int64_t,
+                                WordMap);
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// GCC 12's avx512fintrin.h seeds some intrinsics with a deliberately
+// undefined vector and then warns about it (-Wuninitialized): not ours.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+// GCC 12 does not vectorise the loop above (a constant shifted by a vector of
+// counts), so these spell it out. vpsllvq gives 0 for counts above 63, which
+// includes the negative indices read as unsigned: block_bit's compare for free.
+__attribute__((target("avx512f"))) inline __m512i block_bits_avx512(const int8_t* v, __m512i cap, __m512i off) {
+  const __m512i wide = _mm512_cvtepi8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(v)));
+  return _mm512_sllv_epi64(_mm512_set1_epi64(1), _mm512_add_epi64(_mm512_min_epi64(wide, cap), off));
+}
+
+__attribute__((target("avx512f"))) uint64_t move_blocks_avx512(const int8_t* recv, const int8_t* send,
+                                                                 const uint64_t* old, uint64_t* next, int64_t lo,
+                                                                 int64_t hi, int64_t d, WordMap m) {
+  const __m512i cap = _mm512_set1_epi64(m.cap), off = _mm512_set1_epi64(m.off);
+  __m512i bad = _mm512_setzero_si512();
+  int64_t r = lo;
+  for (; r + 8 <= hi; r += 8) {
+    const __m512i want = block_bits_avx512(recv + r, cap, off), sent = block_bits_avx512(send + r - d, cap, off);
+    const __m512i held = _mm512_loadu_si512(old + r - d), mine = _mm512_loadu_si512(old + r);
+    bad = _mm512_or_si512(bad, _mm512_or_si512(_mm512_xor_si512(want, sent), _mm512_andnot_si512(held, sent)));
+    _mm512_storeu_si512(next + r, _mm512_or_si512(mine, want));
+  }
+  return static_cast<uint64_t>(_mm512_reduce_or_epi64(bad)) | move_blocks_portable(recv, send, old, next, r, hi, d, m);
+}
+
+__attribute__((target("avx2"))) inline __m256i block_bits_avx2(const int8_t* v, __m256i cap, __m256i off) {
+  int32_t four;
+  std::memcpy(&four, v, sizeof four);
+  const __m256i wide = _mm256_cvtepi8_epi64(_mm_cvtsi32_si128(four));
+  const __m256i capped = _mm256_blendv_epi8(wide, cap, _mm256_cmpgt_epi64(wide, cap));
+  return _mm256_sllv_epi64(_mm256_set1_epi64x(1), _mm256_add_epi64(capped, off));
+}
+
+__attribute__((target("avx2"))) uint64_t move_blocks_avx2(const int8_t* recv, const int8_t* send, const uint64_t* old,
+                                                            uint64_t* next, int64_t lo, int64_t hi, int64_t d,
+                                                            WordMap m) {
+  const __m256i cap = _mm256_set1_epi64x(m.cap), off = _mm256_set1_epi64x(m.off);
+  __m256i bad = _mm256_setzero_si256();
+  int64_t r = lo;
+  for (; r + 4 <= hi; r += 4) {
+    const __m256i want = block_bits_avx2(recv + r, cap, off), sent = block_bits_avx2(send + r - d, cap, off);
+    const __m256i held = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(old + r - d));
+    const __m256i mine = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(old + r));
+    bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_xor_si256(want, sent), _mm256_andnot_si256(held, sent)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(next + r), _mm256_or_si256(mine, want));
+  }
+  alignas(32) uint64_t lanes[4];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), bad);
+  return (lanes[0] | lanes[1] | lanes[2] | lanes[3]) | move_blocks_portable(recv, send, old, next, r, hi, d, m);
+}
+
+#pragma GCC diagnostic pop
+
+MoveBlocks kernel_for(DataflowKernel kernel) {
+  __builtin_cpu_init();
+  if (kernel == DataflowKernel::avx512) return __builtin_cpu_supports("avx512f") ? move_blocks_avx512 : nullptr;
+  if (kernel == DataflowKernel::avx2) return __builtin_cpu_supports("avx2") ? move_blocks_avx2 : nullptr;
+  return move_blocks_portable;
+}
+#else
+MoveBlocks kernel_for(DataflowKernel kernel) { return kernel == DataflowKernel::portable ? move_blocks_portable : nullptr; }
+#endif
+
+MoveBlocks fastest_kernel() {
+  for (DataflowKernel k : {DataflowKernel::avx512, DataflowKernel::avx2})
+    if (MoveBlocks f = kernel_for(k)) return f;
+  return move_blocks_portable;
+}
+
+MoveBlocks move_blocks = fastest_kernel();
+
+// Which blocks each rank holds: bit b % 64 of word b / 64, each word a row
+// of p, twice (before and after the round being simulated).
+class Holdings {
+ public:
+  explicit Holdings(int64_t p) : p_(p) {}
+  // Before a run of n blocks: the root holds them all, no other rank any.
+  // The rows are kept from run to run.
+  void reset(int64_t n) {
+    n_ = n;
+    words_ = (n + 63) / 64;
+    if (old_.size() < static_cast<size_t>(words_)) old_.resize(words_), next_.resize(words_);
+    for (int64_t w = 0; w < words_; ++w) {
+      old_[w].assign(static_cast<size_t>(p_), 0);
+      next_[w].resize(static_cast<size_t>(p_));  // every entry is written before it is read
+      old_[w][0] = full_word(w);
+    }
+  }
+  const uint64_t* old_row(int64_t w) const { return old_[w].data(); }
+  uint64_t* next_row(int64_t w) { return next_[w].data(); }
+  // Word w was rewritten this round (the root's word copied as is).
+  void commit(int64_t w) {
+    next_[w][0] = old_[w][0];
+    std::swap(old_[w], next_[w]);
+  }
+  bool has(int64_t r, int64_t block) const { return old_[block / 64][r] >> (block % 64) & 1; }
+  // Smallest block r lacks (n if it holds all n).
+  int64_t first_missing(int64_t r) const {
+    for (int64_t w = 0; w < words_; ++w)
+      if (const uint64_t lacking = ~old_[w][r] & full_word(w)) return 64 * w + __builtin_ctzll(lacking);
+    return n_;
+  }
+
+ private:
+  uint64_t full_word(int64_t w) const { return n_ - 64 * w >= 64 ? ~uint64_t{0} : (uint64_t{1} << (n_ - 64 * w)) - 1; }
+
+  int64_t p_, n_ = 0, words_ = 0;
+  std::vector<std::vector<uint64_t>> old_, next_;
+};
+
+// The smallest and largest value in the table's rows: which blocks a round
+// can name, so which words it must pass over.
+// (Values, not positions as std::minmax_element finds: this loop vectorises.)
+std::pair<int, int> value_range(const CirculantTable& t) {
+  int8_t lo = INT8_MAX, hi = INT8_MIN;
+  for (const std::vector<int8_t>* row : {&t.recv, &t.send})
+    for (const int8_t v : *row) {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  return {lo, hi};
+}
+
+std::optional<Counterexample> simulate_run(const CirculantTable& t, const BroadcastRun& run, std::pair<int, int> values,
+                                           Holdings& held) {
+  const int q = t.q;
+  const int64_t p = t.p, n = run.n, first = run.first_round, last = run.first_round + n - 1 + q;
+  const CirculantSchedule s(p);
+  const auto [v_lo, v_hi] = values;
+  held.reset(n);
+  auto fail = [&](int64_t r, int64_t i, std::string detail) {
+    return Counterexample{p, r, static_cast<int>(i % q), "Algorithm 1 data flow (n=" + str(n) + ")",
+                          "round " + str(i) + ": " + std::move(detail)};
+  };
+  for (int64_t i = first; q > 0 && i < last; ++i) {  // p = 1: nothing moves
+    const int k = static_cast<int>(i % q);
+    // Schedule value v means block v + shift, shift = q*floor(i/q) - x;
+    // negative: no block; beyond n-1: block n-1.
+    const int64_t shift = q * (i / q) - run.block_shift;
+    auto block = [&](int v) { return v + shift < 0 ? -1 : std::min(v + shift, n - 1); };
+    const int64_t lowest = std::max<int64_t>(block(v_lo), 0), highest = block(v_hi);
+    const int cap = static_cast<int>(std::clamp<int64_t>(n - 1 - shift, -256, 256));  // values are int8
+    uint64_t bad = 0;
+    for (int64_t w = lowest / 64; highest >= 0 && w <= highest / 64; ++w) {
+      const WordMap m{cap, static_cast<int>(shift - 64 * w)};
+      const int64_t sk = s.skip(k);
+      // Receivers 1..skip-1 hear from r - skip + p, the others from r - skip;
+      // the root (r = 0) receives nothing.
+      bad |= move_blocks(t.recv_round(k), t.send_round(k), held.old_row(w), held.next_row(w), 1, sk, sk - p, m);
+      bad |= move_blocks(t.recv_round(k), t.send_round(k), held.old_row(w), held.next_row(w), sk, p, sk, m);
+    }
+    if (bad) {  // find the first offending receiver, in rank order, from the holdings before round i
+      for (int64_t r = 1; r < p; ++r) {
+        const int64_t f = s.from(r, k), want = block(t.recv_at(r, k)), sent = block(t.send_at(f, k));
+        if (want != sent)
+          return fail(r, i, "expects block " + str(want) + " from " + str(f) + ", which sends " + str(sent));
+        if (sent >= 0 && !held.has(f, sent))
+          return fail(f, i, "sends block " + str(sent) + " to " + str(r) + " before holding it");
+      }
+      return fail(0, i, "internal error: the round's bit check failed but no receiver breaks it");
+    }
+    for (int64_t w = lowest / 64; highest >= 0 && w <= highest / 64; ++w) held.commit(w);
+  }
+  for (int64_t r = 0; r < p; ++r)
+    if (int64_t b = held.first_missing(r); b < n) return fail(r, last, "after n-1+q rounds still lacks block " + str(b));
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Counterexample> simulate_broadcasts(const CirculantTable& t, const std::vector<BroadcastRun>& runs) {
+  const std::pair<int, int> values = value_range(t);
+  Holdings held(t.p);
+  for (const BroadcastRun& run : runs)
+    if (auto c = simulate_run(t, run, values, held)) return c;
+  return std::nullopt;
+}
+
+std::optional<Counterexample> simulate_broadcast(const CirculantTable& t, const BroadcastRun& run) {
+  return simulate_broadcasts(t, {run});
+}
+
+bool use_dataflow_kernel(DataflowKernel kernel) {
+  MoveBlocks f = kernel_for(kernel);
+  if (f) move_blocks = f;
+  return f != nullptr;
+}
+
+}  // namespace collsim
