@@ -118,6 +118,27 @@ TEST(CirculantDataflow, EveryKernelPassesGoodAndCatchesBrokenTables) {
     if (use_dataflow_kernel(k)) break;
 }
 
+// A rank whose baseblock round delivers "no block" instead (receiver and
+// sender agree on value -q, so every move checks out) never gets its
+// baseblock: the end-of-run check must say which block it lacks.
+TEST(CirculantDataflow, RankThatNeverGetsItsBaseblockIsCaughtAtTheEnd) {
+  for (int64_t p : {9, 17, 100}) {
+    CirculantTable t = table(p);
+    const int q = t.q;
+    const int64_t r = p - 1;
+    int k = 0;
+    while (t.recv_at(r, k) < 0) ++k;
+    const int64_t f = CirculantSchedule(p).from(r, k);
+    t.recv[t.cell(r, k)] = static_cast<int8_t>(-q);
+    t.send[t.cell(f, k)] = static_cast<int8_t>(-q);
+    std::string found;
+    for (int64_t n : default_block_counts(q))
+      if (auto c = simulate_broadcast(t, algorithm1_run(n, q))) found += describe(*c) + "; ";
+    EXPECT_NE(found.find("rank=" + std::to_string(r)), std::string::npos) << found;
+    EXPECT_NE(found.find("still lacks block"), std::string::npos) << "p=" << p << ": " << found;
+  }
+}
+
 std::string csv_of(const CirculantTable& t, int64_t skip_rank = -1) {
   std::ostringstream os;
   os << "rank,k,recvblock,sendblock\n";

@@ -177,6 +177,16 @@ class Holdings {
     std::swap(old_[w], next_[w]);
   }
   bool has(int64_t r, int64_t block) const { return old_[block / 64][r] >> (block % 64) & 1; }
+  // Whether every rank holds all n blocks (an AND down each row: this loop
+  // vectorises, first_missing below names the rank only when it fails).
+  bool all_hold_all() const {
+    for (int64_t w = 0; w < words_; ++w) {
+      uint64_t common = ~uint64_t{0};
+      for (const uint64_t held : old_[w]) common &= held;
+      if ((common & full_word(w)) != full_word(w)) return false;
+    }
+    return true;
+  }
   // Smallest block r lacks (n if it holds all n).
   int64_t first_missing(int64_t r) const {
     for (int64_t w = 0; w < words_; ++w)
@@ -193,15 +203,17 @@ class Holdings {
 
 // The smallest and largest value in the table's rows: which blocks a round
 // can name, so which words it must pass over.
-// (Values, not positions as std::minmax_element finds: this loop vectorises.)
+// (Values, not positions as std::minmax_element finds, and offset by 128 to
+// unsigned bytes, whose min and max even SSE2 has: this loop vectorises.)
 std::pair<int, int> value_range(const CirculantTable& t) {
-  int8_t lo = INT8_MAX, hi = INT8_MIN;
+  uint8_t lo = UINT8_MAX, hi = 0;
   for (const std::vector<int8_t>* row : {&t.recv, &t.send})
     for (const int8_t v : *row) {
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
+      const auto u = static_cast<uint8_t>(v + 128);
+      lo = std::min(lo, u);
+      hi = std::max(hi, u);
     }
-  return {lo, hi};
+  return {lo - 128, hi - 128};
 }
 
 std::optional<Counterexample> simulate_run(const CirculantTable& t, const BroadcastRun& run, std::pair<int, int> values,
@@ -244,7 +256,7 @@ std::optional<Counterexample> simulate_run(const CirculantTable& t, const Broadc
     }
     for (int64_t w = lowest / 64; highest >= 0 && w <= highest / 64; ++w) held.commit(w);
   }
-  for (int64_t r = 0; r < p; ++r)
+  for (int64_t r = 0; !held.all_hold_all() && r < p; ++r)
     if (int64_t b = held.first_missing(r); b < n) return fail(r, last, "after n-1+q rounds still lacks block " + str(b));
   return std::nullopt;
 }
