@@ -76,50 +76,57 @@ TEST(CirculantVerifyMutation, OffByOneInVirtualRoundsIsCaught) {
   }
 }
 
-// Breaks that keep conditions 1-2 (the receiver and its sender are changed
-// together), so that only the per-rank conditions 3-4 can see them: a
-// repeated receive block: condition 3 at the receiver, and condition 4 at
-// the sender if it never had that block. The first in rank order must be
-// named, for ranks inside the row checks' groups of eight and after them.
-TEST(CirculantVerifyMutation, BreaksThatKeepPairsAreNamedAtTheirRank) {
-  for (int64_t p : {17, 100, 1000}) {
-    const CirculantTable good = table(p);
-    const CirculantSchedule s(p);
-    const int q = good.q;
-    for (int64_t r = 1; r < p; r += p / 17) {
-      CirculantTable repeated = good;  // rank r receives its round-0 block again in round q-1
-      const int8_t again = static_cast<int8_t>(good.recv_at(r, 0));
-      repeated.recv[repeated.cell(r, q - 1)] = again;
-      repeated.send[repeated.cell(s.from(r, q - 1), q - 1)] = again;
-      const auto c = check_conditions(repeated);
-      ASSERT_TRUE(c) << "p=" << p << " r=" << r;
-      // r now breaks condition 3; its sender may also break condition 4,
-      // if it never had that block, and is named first if its rank is lower.
-      const int64_t sender = s.from(r, q - 1);
-      const bool at_r = c->rank == r;
-      EXPECT_TRUE(at_r || (c->rank == sender && sender < r)) << describe(*c);
-      EXPECT_NE(c->condition.find(at_r ? "condition 3" : "condition 4"), std::string::npos) << describe(*c);
-    }
-  }
-}
-
-// Rank x's receive blocks of rounds 0 and q-1 swapped, and its two senders
-// changed to match: conditions 1-3 still hold everywhere, so only condition 4
-// (a rank sends a block before it has it) can catch it.
-TEST(CirculantVerifyMutation, ReorderedReceivesBreakOnlyCondition4) {
-  for (int64_t p : {17, 100, 1000}) {
-    const CirculantTable good = table(p);
-    const CirculantSchedule s(p);
-    const int q = good.q;
+// Breaks that keep conditions 1-2: rank x's receive block of round k and
+// its sender's send block are changed together. `mutate(t, x)` makes the
+// break; `check(t, x, c)` judges check_conditions' answer. Ranks inside the
+// row checks' groups of eight and after them, for three p.
+template <class Mutate, class Check>
+void for_pair_keeping_breaks(Mutate mutate, Check check) {
+  for (int64_t p : {17, 100, 1000})
     for (int64_t x = 1; x < p; x += p / 17) {
-      CirculantTable t = good;
-      swap_recv(t, x, 0, q - 1);
-      for (int k : {0, q - 1}) t.send[t.cell(s.from(x, k), k)] = t.recv[t.cell(x, k)];
+      CirculantTable t = table(p);
+      mutate(t, x);
       const auto c = check_conditions(t);
       ASSERT_TRUE(c) << "p=" << p << " x=" << x;
-      EXPECT_NE(c->condition.find("condition 4"), std::string::npos) << describe(*c);
+      check(x, *c);
     }
-  }
+}
+
+void set_pair(CirculantTable& t, int64_t x, int k, int8_t block) {
+  t.recv[t.cell(x, k)] = block;
+  t.send[t.cell(CirculantSchedule(t.p).from(x, k), k)] = block;
+}
+
+// x receives its round-0 block again in round q-1: condition 3 at x, and
+// condition 4 at its sender if that never had the block; the lower rank of
+// the two must be named.
+TEST(CirculantVerifyMutation, BreaksThatKeepPairsAreNamedAtTheirRank) {
+  int64_t sender = 0;
+  for_pair_keeping_breaks(
+      [&](CirculantTable& t, int64_t x) {
+        sender = CirculantSchedule(t.p).from(x, t.q - 1);
+        set_pair(t, x, t.q - 1, static_cast<int8_t>(t.recv_at(x, 0)));
+      },
+      [&](int64_t x, const Counterexample& c) {
+        const bool at_x = c.rank == x;
+        EXPECT_TRUE(at_x || (c.rank == sender && sender < x)) << describe(c);
+        EXPECT_NE(c.condition.find(at_x ? "condition 3" : "condition 4"), std::string::npos) << describe(c);
+      });
+}
+
+// x's receive blocks of rounds 0 and q-1 swapped (senders changed to match):
+// conditions 1-3 hold everywhere, so only condition 4 (a rank sends a block
+// before it has it) can catch it.
+TEST(CirculantVerifyMutation, ReorderedReceivesBreakOnlyCondition4) {
+  for_pair_keeping_breaks(
+      [](CirculantTable& t, int64_t x) {
+        const auto first = static_cast<int8_t>(t.recv_at(x, 0)), last = static_cast<int8_t>(t.recv_at(x, t.q - 1));
+        set_pair(t, x, 0, last);
+        set_pair(t, x, t.q - 1, first);
+      },
+      [](int64_t, const Counterexample& c) {
+        EXPECT_NE(c.condition.find("condition 4"), std::string::npos) << describe(c);
+      });
 }
 
 // The data-flow simulation alone, in each build of its inner loop this CPU
