@@ -1,26 +1,27 @@
 // pr: the partitioned reduction of seed 001 (PR, Figs. 2-3). The vector is
 // cut into K partitions, K = the socket's S processes; partition k belongs
 // to socket rank k. The GPU computes the partitions one after the other;
-// each completion fires a callback (a helper actor of the rank: the CUDA
-// host-callback thread) that copies the partition to the host and sends it
+// each completion fires a callback (run by the rank's stream actor, see
+// below) that copies the partition to the host and sends it
 // to its owner (the seed's intra-socket ireduce "by rank k"). The owner adds
 // the S − 1 contributions to its own copy, allreduces the partition across
 // the owners of every socket of every node (its lane, 2N processes on N
 // nodes of two sockets), and the socket allgathers the partitions (the
 // seed's "rebuild"). Reductions start while later partitions still compute.
 //
-// Per rank there are three actors: the rank (waits for its own partition,
-// reduces, allreduces, rebuilds), a GPU stream (runs the K kernels in
-// order, shared fairly with the other processes on the GPU) and the
-// callback (a host function queued after each kernel: it starts
-// callback_latency after the kernel ends, copies the partition and makes it
-// ready). A host function blocks the stream work queued after it
-// (cudaLaunchHostFunc), so kernel k + 1 starts when callback k returns, and
-// each copy pays the link latency: K partitions cost K callback latencies
-// and K copy latencies where native and multilane pay one copy latency (the
-// seed's explanation of PR's loss on small vectors). The sends to the owners
-// are partitioned channels (partitioned.hpp) of one partition each, made
-// ready from the callback.
+// Per rank there are two actors: the rank (waits for its own partition,
+// reduces, allreduces, rebuilds) and its GPU stream. The stream runs the K
+// kernels in order (sharing the GPU fairly with the other processes on it),
+// each followed by its host callback (cudaLaunchHostFunc): the callback
+// starts callback_latency after the kernel ends, copies the partition and
+// makes it ready. A host function blocks the stream work queued after it,
+// so kernel k + 1 starts only when callback k returns: one actor doing
+// kernel, callback, kernel, ... in turn is that stream. Each copy pays the
+// link latency: K partitions cost K callback latencies and K copy latencies
+// where native and multilane pay one copy latency (the seed's explanation of
+// PR's loss on small vectors). The sends to the owners are partitioned
+// channels (partitioned.hpp) of one partition each, made ready from the
+// callback.
 //
 // Cost, with c processes per GPU, per-partition kernel time T_k = c·F·n/(K·speed),
 // callback latency L and copy time C_k = latency + c·8n/(K·link bandwidth):
@@ -56,8 +57,8 @@ namespace collsim::sim::gpu {
 
 namespace {
 
-// What the rank shares with its two helper actors. On the rank's stack: the
-// rank joins both helpers before it returns.
+// What the rank shares with its stream actor. On the rank's stack: the rank
+// joins the stream before it returns.
 class Pipeline {
  public:
   explicit Pipeline(const GpuCall& call);
@@ -65,12 +66,11 @@ class Pipeline {
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;
 
-  void stream();    // GPU stream actor: the K kernels in order, each after the previous callback
-  void callback();  // callback actor: per partition wait L, copy, then send to the owner
+  void stream();    // GPU stream actor: per partition the kernel, then its callback (wait L, copy, send)
   void reduce();    // the rank: its partition, reduced over the socket
   void allreduce_across_sockets();
   void rebuild();
-  void check() const;  // throws if a helper hit an MPI error
+  void check() const;  // throws if the stream hit an MPI error
 
  private:
   Elements part(int k) const { return partition(call_.elements, parts_, k); }
@@ -82,8 +82,6 @@ class Pipeline {
   std::vector<PRequest> to_owner_;   // [k]: this rank's partition k to socket rank k
   std::vector<PRequest> from_peer_;  // [r]: socket rank r's copy of the own partition
   std::unique_ptr<HostBuffer> slots_;  // [r]: ⌈n/K⌉ doubles from socket rank r (own slot unused)
-  sg4::SemaphorePtr computed_ = sg4::Semaphore::create(0);    // one release per kernel
-  sg4::SemaphorePtr called_back_ = sg4::Semaphore::create(0); // one release per finished callback
   sg4::SemaphorePtr own_copied_ = sg4::Semaphore::create(0);  // the own partition is on the host
   std::string error_;
 };
@@ -131,25 +129,16 @@ Pipeline::~Pipeline() {
 }
 
 void Pipeline::stream() {
-  for (int k = 0; k < parts_; ++k) {
-    compute(ctx_, call_.flops_per_element * static_cast<double>(part(k).count()), k);
-    computed_->release();
-    called_back_->acquire();
-  }
-}
-
-void Pipeline::callback() {
   SMPI_thread_create();  // this actor may now make MPI calls as the rank
   for (int k = 0; k < parts_; ++k) {
-    computed_->acquire();
-    sg4::this_actor::sleep_for(ctx_.pf.callback_latency);
+    compute(ctx_, call_.flops_per_element * static_cast<double>(part(k).count()), k);
+    sg4::this_actor::sleep_for(ctx_.pf.callback_latency);  // the callback starts
     copy_to_host(ctx_, part(k).bytes(), k);
     produce(call_.data, part(k), ctx_.rank, call_.rep);
     if (k == own_)
       own_copied_->release();
     else if (pready(0, to_owner_[k]) != MPI_SUCCESS)
       error_ = "pready failed for partition " + std::to_string(k);
-    called_back_->release();
   }
   for (int k = 0; k < parts_; ++k)
     if (k != own_ && pwait(to_owner_[k]) != MPI_SUCCESS) error_ = "send of partition " + std::to_string(k) + " failed";
@@ -197,12 +186,10 @@ void run_pr(const GpuCall& call) {
   copy_to_device(call.ctx, 8 * call.elements);
   Pipeline pipeline(call);
   sg4::ActorPtr stream = sg4::Actor::create("gpu-stream", call.ctx.host, [&pipeline] { pipeline.stream(); });
-  sg4::ActorPtr callback = sg4::Actor::create("gpu-callback", call.ctx.host, [&pipeline] { pipeline.callback(); });
   pipeline.reduce();
   pipeline.allreduce_across_sockets();
   // Fig. 2's gpu_synchronize: every kernel done, every partition copied and sent.
   stream->join();
-  callback->join();
   pipeline.rebuild();
   pipeline.check();
 }
