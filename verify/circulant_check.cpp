@@ -4,9 +4,7 @@
 #include <cstring>
 #include <sstream>
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
+#include "simd_rows.hpp"
 
 namespace collsim {
 
@@ -87,17 +85,10 @@ std::optional<Counterexample> check_rank(const CirculantTable& t, const Circulan
   return std::nullopt;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#pragma GCC diagnostic push  // GCC 12's avx512fintrin.h warns about its own undefined vectors
+#ifdef COLLSIM_X86_ROWS
+#pragma GCC diagnostic push  // see simd_rows.hpp
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-__attribute__((target("avx512f"))) inline __m512i row_of_8(const int8_t* row) {
-  return _mm512_cvtepi8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(row)));
-}
-__attribute__((target("avx512f"))) inline __m512i bit_of(__m512i value, __m512i q) {
-  return _mm512_sllv_epi64(_mm512_set1_epi64(1), _mm512_add_epi64(value, q));  // bit value + q
-}
-
 // Conditions 3 and 4 exactly as check_rank states them, for eight non-root
 // ranks at a time down the table's rows. Returns the end of the prefix
 // [1, end) of ranks found good: 1 if some group fails (the scan then names
@@ -111,21 +102,21 @@ __attribute__((target("avx512f"))) int64_t ranks_good_3_4_avx512(const Circulant
     __mmask8 bad = 0;
     __m512i seen = zero, nonnegative = zero, base = zero;
     for (int k = 0; k < q; ++k) {
-      const __m512i v = row_of_8(t.recv_round(k) + r), bit = bit_of(v, qv);
+      const __m512i v = rows::widen8(t.recv_round(k) + r), bit = rows::bit8(_mm512_add_epi64(v, qv));
       bad |= _mm512_cmplt_epi64_mask(v, minus_q) | _mm512_cmpge_epi64_mask(v, qv) | _mm512_test_epi64_mask(seen, bit);
       seen = _mm512_or_si512(seen, bit);
       const __mmask8 is_base = _mm512_cmpge_epi64_mask(v, zero);
       nonnegative = _mm512_mask_add_epi64(nonnegative, is_base, nonnegative, one);
       base = _mm512_mask_mov_epi64(base, is_base, v);
     }
-    __m512i received = _mm512_sllv_epi64(one, base);  // bit of b - q
+    __m512i received = rows::bit8(base);  // bit of b - q
     bad |= _mm512_cmpneq_epi64_mask(nonnegative, one) | _mm512_test_epi64_mask(seen, received);
     for (int k = 0; k < q; ++k) {
-      const __m512i v = row_of_8(t.send_round(k) + r);
+      const __m512i v = rows::widen8(t.send_round(k) + r);
       const __mmask8 held = _mm512_cmpge_epi64_mask(v, minus_q) & _mm512_cmplt_epi64_mask(v, qv) &
-                            _mm512_test_epi64_mask(received, bit_of(v, qv));
+                            _mm512_test_epi64_mask(received, rows::bit8(_mm512_add_epi64(v, qv)));
       bad |= static_cast<__mmask8>(~held);
-      received = _mm512_or_si512(received, bit_of(row_of_8(t.recv_round(k) + r), qv));
+      received = _mm512_or_si512(received, rows::bit8(_mm512_add_epi64(rows::widen8(t.recv_round(k) + r), qv)));
     }
     if (bad) return 1;
   }
@@ -133,10 +124,7 @@ __attribute__((target("avx512f"))) int64_t ranks_good_3_4_avx512(const Circulant
 }
 #pragma GCC diagnostic pop
 
-int64_t ranks_good_3_4(const CirculantTable& t) {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") ? ranks_good_3_4_avx512(t) : 1;
-}
+int64_t ranks_good_3_4(const CirculantTable& t) { return rows::cpu_has_avx512() ? ranks_good_3_4_avx512(t) : 1; }
 #else
 int64_t ranks_good_3_4(const CirculantTable&) { return 1; }
 #endif

@@ -22,9 +22,7 @@
 
 #include "circulant_check.hpp"
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
+#include "simd_rows.hpp"
 
 namespace collsim {
 
@@ -62,7 +60,7 @@ inline uint64_t block_bit(int v, WordMap m) {
 // receives. Returns nonzero if some sender and receiver disagree on the block
 // or a sender lacks (in `old`, the holdings before the round) what it sends.
 // The portable loop; the x86 versions below do 8 or 4 receivers at a time
-// and finish with it.
+// and finish with it (GCC 12 does not vectorise it: see simd_rows.hpp).
 uint64_t move_blocks_portable(const int8_t* recv, const int8_t* send, const uint64_t* old, uint64_t* next, int64_t lo,
                               int64_t hi, int64_t d, WordMap m) {
   uint64_t bad = 0;
@@ -77,18 +75,14 @@ uint64_t move_blocks_portable(const int8_t* recv, const int8_t* send, const uint
 using MoveBlocks = uint64_t (*)(const int8_t*, const int8_t*, const uint64_t*, uint64_t*, int64_t, int64_t, int64_t,
                                 WordMap);
 
-#if defined(__x86_64__) && defined(__GNUC__)
-// GCC 12's avx512fintrin.h seeds some intrinsics with a deliberately
-// undefined vector and then warns about it (-Wuninitialized): not ours.
-#pragma GCC diagnostic push
+#ifdef COLLSIM_X86_ROWS
+#pragma GCC diagnostic push  // see simd_rows.hpp
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-// GCC 12 does not vectorise the loop above (a constant shifted by a vector of
-// counts), so these spell it out. vpsllvq gives 0 for counts above 63, which
-// includes the negative indices read as unsigned: block_bit's compare for free.
+// The loop above, 8 or 4 receivers at a time. vpsllvq's 0 for counts
+// outside [0, 63] is block_bit's compare for free.
 __attribute__((target("avx512f"))) inline __m512i block_bits_avx512(const int8_t* v, __m512i cap, __m512i off) {
-  const __m512i wide = _mm512_cvtepi8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(v)));
-  return _mm512_sllv_epi64(_mm512_set1_epi64(1), _mm512_add_epi64(_mm512_min_epi64(wide, cap), off));
+  return rows::bit8(_mm512_add_epi64(_mm512_min_epi64(rows::widen8(v), cap), off));
 }
 
 __attribute__((target("avx512f"))) uint64_t move_blocks_avx512(const int8_t* recv, const int8_t* send,
@@ -107,11 +101,9 @@ __attribute__((target("avx512f"))) uint64_t move_blocks_avx512(const int8_t* rec
 }
 
 __attribute__((target("avx2"))) inline __m256i block_bits_avx2(const int8_t* v, __m256i cap, __m256i off) {
-  int32_t four;
-  std::memcpy(&four, v, sizeof four);
-  const __m256i wide = _mm256_cvtepi8_epi64(_mm_cvtsi32_si128(four));
+  const __m256i wide = rows::widen4(v);
   const __m256i capped = _mm256_blendv_epi8(wide, cap, _mm256_cmpgt_epi64(wide, cap));
-  return _mm256_sllv_epi64(_mm256_set1_epi64x(1), _mm256_add_epi64(capped, off));
+  return rows::bit4(_mm256_add_epi64(capped, off));
 }
 
 __attribute__((target("avx2"))) uint64_t move_blocks_avx2(const int8_t* recv, const int8_t* send, const uint64_t* old,
@@ -135,9 +127,8 @@ __attribute__((target("avx2"))) uint64_t move_blocks_avx2(const int8_t* recv, co
 #pragma GCC diagnostic pop
 
 MoveBlocks kernel_for(DataflowKernel kernel) {
-  __builtin_cpu_init();
-  if (kernel == DataflowKernel::avx512) return __builtin_cpu_supports("avx512f") ? move_blocks_avx512 : nullptr;
-  if (kernel == DataflowKernel::avx2) return __builtin_cpu_supports("avx2") ? move_blocks_avx2 : nullptr;
+  if (kernel == DataflowKernel::avx512) return rows::cpu_has_avx512() ? move_blocks_avx512 : nullptr;
+  if (kernel == DataflowKernel::avx2) return rows::cpu_has_avx2() ? move_blocks_avx2 : nullptr;
   return move_blocks_portable;
 }
 #else
@@ -233,12 +224,14 @@ std::optional<Counterexample> simulate_run(const CirculantTable& t, const Broadc
     // negative: no block; beyond n-1: block n-1.
     const int64_t shift = q * (i / q) - run.block_shift;
     auto block = [&](int v) { return v + shift < 0 ? -1 : std::min(v + shift, n - 1); };
-    const int64_t lowest = std::max<int64_t>(block(v_lo), 0), highest = block(v_hi);
+    // The words this round can touch (none while every value is still negative).
+    const int64_t highest = block(v_hi), first_word = std::max<int64_t>(block(v_lo), 0) / 64;
+    const int64_t end_word = highest < 0 ? first_word : highest / 64 + 1;
     const int cap = static_cast<int>(std::clamp<int64_t>(n - 1 - shift, -256, 256));  // values are int8
+    const int64_t sk = s.skip(k);
     uint64_t bad = 0;
-    for (int64_t w = lowest / 64; highest >= 0 && w <= highest / 64; ++w) {
+    for (int64_t w = first_word; w < end_word; ++w) {
       const WordMap m{cap, static_cast<int>(shift - 64 * w)};
-      const int64_t sk = s.skip(k);
       // Receivers 1..skip-1 hear from r - skip + p, the others from r - skip;
       // the root (r = 0) receives nothing.
       bad |= move_blocks(t.recv_round(k), t.send_round(k), held.old_row(w), held.next_row(w), 1, sk, sk - p, m);
@@ -254,11 +247,12 @@ std::optional<Counterexample> simulate_run(const CirculantTable& t, const Broadc
       }
       return fail(0, i, "internal error: the round's bit check failed but no receiver breaks it");
     }
-    for (int64_t w = lowest / 64; highest >= 0 && w <= highest / 64; ++w) held.commit(w);
+    for (int64_t w = first_word; w < end_word; ++w) held.commit(w);
   }
-  for (int64_t r = 0; !held.all_hold_all() && r < p; ++r)
+  if (held.all_hold_all()) return std::nullopt;
+  for (int64_t r = 0; r < p; ++r)
     if (int64_t b = held.first_missing(r); b < n) return fail(r, last, "after n-1+q rounds still lacks block " + str(b));
-  return std::nullopt;
+  return fail(0, last, "internal error: a row lacks a block but no rank does");
 }
 
 }  // namespace

@@ -1,0 +1,55 @@
+// x86 vector pieces shared by the verifier's passes down CirculantTable rows
+// (circulant_dataflow.cpp, circulant_check.cpp): schedule values (int8)
+// widened to 64-bit lanes, and one set bit per lane. GCC 12 does not
+// vectorise `1 << v` over a vector of counts, so the passes spell it out.
+#pragma once
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define COLLSIM_X86_ROWS 1
+
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+// GCC 12's intrinsics headers seed some intrinsics with a deliberately
+// undefined vector and then warn about it (-Wuninitialized): not ours.
+// Files using these pieces wrap their own kernels in the same pragmas.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+namespace collsim::rows {
+
+// The 8 (4) values at v, sign-extended to 64-bit lanes.
+__attribute__((target("avx512f"))) inline __m512i widen8(const int8_t* v) {
+  return _mm512_cvtepi8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(v)));
+}
+__attribute__((target("avx2"))) inline __m256i widen4(const int8_t* v) {
+  int32_t four;
+  std::memcpy(&four, v, sizeof four);
+  return _mm256_cvtepi8_epi64(_mm_cvtsi32_si128(four));
+}
+
+// Bit `index` in each lane; 0 where index is not in [0, 63]. vpsllvq reads
+// counts as unsigned, so negative indices give 0 as well.
+__attribute__((target("avx512f"))) inline __m512i bit8(__m512i index) {
+  return _mm512_sllv_epi64(_mm512_set1_epi64(1), index);
+}
+__attribute__((target("avx2"))) inline __m256i bit4(__m256i index) {
+  return _mm256_sllv_epi64(_mm256_set1_epi64x(1), index);
+}
+
+inline bool cpu_has_avx512() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f");
+}
+inline bool cpu_has_avx2() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+}
+
+}  // namespace collsim::rows
+
+#pragma GCC diagnostic pop
+#endif
