@@ -78,7 +78,7 @@ TEST(CirculantVerifyMutation, OffByOneInVirtualRoundsIsCaught) {
 
 // Breaks that keep conditions 1-2: rank x's receive block of round k and
 // its sender's send block are changed together. `mutate(t, x)` makes the
-// break; `check(t, x, c)` judges check_conditions' answer. Ranks inside the
+// break; `check(x, c)` judges check_conditions' answer. Ranks inside the
 // row checks' groups of eight and after them, for three p.
 template <class Mutate, class Check>
 void for_pair_keeping_breaks(Mutate mutate, Check check) {
@@ -181,9 +181,7 @@ TEST(CirculantDataflow, RankThatNeverGetsItsBaseblockIsCaughtAtTheEnd) {
     const int64_t r = p - 1;
     int k = 0;
     while (t.recv_at(r, k) < 0) ++k;
-    const int64_t f = CirculantSchedule(p).from(r, k);
-    t.recv[t.cell(r, k)] = static_cast<int8_t>(-q);
-    t.send[t.cell(f, k)] = static_cast<int8_t>(-q);
+    set_pair(t, r, k, static_cast<int8_t>(-q));
     std::string found;
     for (int64_t n : default_block_counts(q))
       if (auto c = simulate_broadcast(t, algorithm1_run(n, q))) found += describe(*c) + "; ";
