@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <utility>
 
 #include "circulant_plan.hpp"
 #include "collective.hpp"
@@ -150,51 +151,54 @@ struct Round {
   }
 };
 
-}  // namespace
-
-void circulant_allgather(const CollArgs& a, char* buf, const Segments& seg) {
+// One pass over the rounds of the all-to-all plan: forwards for the
+// allgather, or backwards with the roles of sends and receives swapped for
+// the reduce-scatter (Träff's reduction by reversal; only then is a scratch
+// for the rank's own partials needed). Each round packs what this rank
+// sends from buf, exchanges, and hands the message that came in, with its
+// pieces, to `arrived`.
+template <class Arrived>
+void run_rounds(const CollArgs& a, char* buf, const Segments& seg, bool reversed, Arrived arrived) {
   int p = 0, r = 0;
   MPI_Comm_size(a.comm, &p);
   MPI_Comm_rank(a.comm, &r);
   const CirculantSchedule s(p);
   if (s.q() == 0) return;
   const auto table = plan_table(p, a.blocks);
-  Messages msg(a, seg, false);
-  for (int64_t i = table->first; i < table->end(); ++i) {
+  Messages msg(a, seg, reversed);
+  for (int64_t step = 0; step < table->end() - table->first; ++step) {
+    const int64_t i = reversed ? table->end() - 1 - step : table->first + step;
     const auto at = static_cast<size_t>(i - table->first);
     const int k = static_cast<int>(i % s.q());
-    const Round send(table->sends[at], seg, a.blocks, r, msg), recv(table->recvs[at], seg, a.blocks, r, msg);
+    const Moves *out = &table->sends[at], *in = &table->recvs[at];
+    auto to = static_cast<int>(s.to(r, k)), from = static_cast<int>(s.from(r, k));
+    if (reversed) std::swap(out, in), std::swap(to, from);
+    const Round send(*out, seg, a.blocks, r, msg), recv(*in, seg, a.blocks, r, msg);
     msg.copy(buf, send.pieces, seg.unit, msg.out.data(), true);
-    msg.exchange(send.total * seg.unit, static_cast<int>(s.to(r, k)), recv.total * seg.unit,
-                 static_cast<int>(s.from(r, k)), a.comm);
-    msg.copy(buf, recv.pieces, seg.unit, msg.in.data(), false);
+    msg.exchange(send.total * seg.unit, to, recv.total * seg.unit, from, a.comm);
+    arrived(msg, recv);
   }
+}
+
+}  // namespace
+
+void circulant_allgather(const CollArgs& a, char* buf, const Segments& seg) {
+  run_rounds(a, buf, seg, false, [&](Messages& msg, const Round& recv) {
+    msg.copy(buf, recv.pieces, seg.unit, msg.in.data(), false);
+  });
 }
 
 // Backwards: round i's receives become sends of partial results and its
 // sends become receives, combined into acc. A rank only forwards a block
 // after it has it, so no partial sent in round i is combined into in round i.
 void circulant_reduce_scatter(const CollArgs& a, char* acc, const Segments& seg) {
-  int p = 0, r = 0;
-  MPI_Comm_size(a.comm, &p);
-  MPI_Comm_rank(a.comm, &r);
-  const CirculantSchedule s(p);
-  if (s.q() == 0) return;
-  const auto table = plan_table(p, a.blocks);
-  Messages msg(a, seg, true);
-  for (int64_t i = table->end() - 1; i >= table->first; --i) {
-    const auto at = static_cast<size_t>(i - table->first);
-    const int k = static_cast<int>(i % s.q());
-    const Round send(table->recvs[at], seg, a.blocks, r, msg), recv(table->sends[at], seg, a.blocks, r, msg);
-    msg.copy(acc, send.pieces, seg.unit, msg.out.data(), true);
-    msg.exchange(send.total * seg.unit, static_cast<int>(s.from(r, k)), recv.total * seg.unit,
-                 static_cast<int>(s.to(r, k)), a.comm);
-    if (recv.total == 0) continue;
+  run_rounds(a, acc, seg, true, [&](Messages& msg, const Round& recv) {
+    if (recv.total == 0) return;
     // mine = in ⊕ mine over the whole message, mine being acc's pieces.
     msg.copy(acc, recv.pieces, seg.unit, msg.mine.data(), true);
     MPI_Reduce_local(msg.in.data(), msg.mine.data(), static_cast<int>(recv.total), a.type, a.op);
     msg.copy(acc, recv.pieces, seg.unit, msg.mine.data(), false);
-  }
+  });
 }
 
 double circulant_all_model(const Net& net, int64_t p, int64_t bytes, int64_t blocks, bool reduces) {
