@@ -48,9 +48,18 @@ enum class SendRule {
                // fastest, but conditions 1-2 then hold by construction
 };
 
+// Who runs Algorithms 4-6 over the ranks. Both give identical tables and
+// statistics; the vector kernels (circulant_batch.hpp) do 16 ranks at a time
+// where the CPU has AVX-512 and p <= 2^30.
+enum class BatchKernel { fastest, portable };
+
+// Algorithm 3 run for every rank: what the verifier holds the O(p) listing
+// (all_baseblocks, which compute_all_ranks uses) against.
+std::vector<int8_t> baseblocks_by_algorithm3(const CirculantSchedule& s, BatchKernel kernel = BatchKernel::fastest);
+
 // Receive schedules first (Algorithms 4-5 with the listed baseblocks), then
 // the send schedules by `rule`. Violation statistics only with algorithm6.
 CirculantTable compute_all_ranks(const CirculantSchedule& s, CirculantBatchStats* stats = nullptr,
-                                 SendRule rule = SendRule::algorithm6);
+                                 SendRule rule = SendRule::algorithm6, BatchKernel kernel = BatchKernel::fastest);
 
 }  // namespace collsim

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "circulant.hpp"
+#include "circulant_batch.hpp"
 #include "circulant_table.hpp"
 #include "run_cli.hpp"
 
@@ -137,6 +138,36 @@ TEST(CirculantBatch, Algorithm6SendsEqualReceiveLookup) {
         << "p=" << p;
   }
 }
+
+#ifdef COLLSIM_X86
+// The 16-lane kernels (circulant_batch.hpp) against the per-rank loops: same
+// tables, same statistics (the first ranks to reach each maximum) and the
+// same Algorithm 3 answers, for every p up to 2000 and for some of the verify
+// sweep's largest p (q = 17, full and partial last chunks of sixteen).
+TEST(CirculantBatch, VectorKernelsEqualPerRankLoops) {
+  if (!batch16::usable(2)) GTEST_SKIP() << "this CPU lacks the AVX-512 subsets the kernels use";
+  EXPECT_TRUE(batch16::usable(batch16::kMaxProcs));
+  EXPECT_FALSE(batch16::usable(batch16::kMaxProcs + 1));
+  std::vector<int64_t> ps;
+  for (int64_t p = 1; p <= 2000; ++p) ps.push_back(p);
+  for (int64_t p : {65537, 99999, 131071, 131072}) ps.push_back(p);
+  for (int64_t p : ps) {
+    const CirculantSchedule s(p);
+    CirculantBatchStats vec, ref;
+    const CirculantTable a = compute_all_ranks(s, &vec, SendRule::algorithm6, BatchKernel::fastest);
+    const CirculantTable b = compute_all_ranks(s, &ref, SendRule::algorithm6, BatchKernel::portable);
+    ASSERT_EQ(a.recv, b.recv) << "p=" << p;
+    ASSERT_EQ(a.send, b.send) << "p=" << p;
+    ASSERT_EQ(vec.max_recursive_calls, ref.max_recursive_calls) << "p=" << p;
+    ASSERT_EQ(vec.rank_of_max_recursion, ref.rank_of_max_recursion) << "p=" << p;
+    ASSERT_EQ(vec.violation_histogram, ref.violation_histogram) << "p=" << p;
+    ASSERT_EQ(vec.max_violations, ref.max_violations) << "p=" << p;
+    ASSERT_EQ(vec.rank_of_max_violations, ref.rank_of_max_violations) << "p=" << p;
+    ASSERT_EQ(baseblocks_by_algorithm3(s, BatchKernel::fastest), baseblocks_by_algorithm3(s, BatchKernel::portable))
+        << "p=" << p;
+  }
+}
+#endif
 
 // Near p = 2^31 - 1, p + r overflows 32 bits. Sampled ranks must still meet
 // conditions 2 and 3 (checked here directly from the definitions).

@@ -127,8 +127,8 @@ __attribute__((target("avx2"))) uint64_t move_blocks_avx2(const int8_t* recv, co
 #pragma GCC diagnostic pop
 
 MoveBlocks kernel_for(DataflowKernel kernel) {
-  if (kernel == DataflowKernel::avx512) return rows::cpu_has_avx512() ? move_blocks_avx512 : nullptr;
-  if (kernel == DataflowKernel::avx2) return rows::cpu_has_avx2() ? move_blocks_avx2 : nullptr;
+  if (kernel == DataflowKernel::avx512) return x86::has_avx512() ? move_blocks_avx512 : nullptr;
+  if (kernel == DataflowKernel::avx2) return x86::has_avx2() ? move_blocks_avx2 : nullptr;
   return move_blocks_portable;
 }
 #else

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "x86_cpu.hpp"
+
 // GCC 12's intrinsics headers seed some intrinsics with a deliberately
 // undefined vector and then warn about it (-Wuninitialized): not ours.
 // Files using these pieces wrap their own kernels in the same pragmas.
@@ -38,15 +40,6 @@ __attribute__((target("avx512f"))) inline __m512i bit8(__m512i index) {
 }
 __attribute__((target("avx2"))) inline __m256i bit4(__m256i index) {
   return _mm256_sllv_epi64(_mm256_set1_epi64x(1), index);
-}
-
-inline bool cpu_has_avx512() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f");
-}
-inline bool cpu_has_avx2() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2");
 }
 
 }  // namespace collsim::rows

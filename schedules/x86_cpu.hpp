@@ -1,0 +1,25 @@
+// Run-time CPU checks for the hand-vectorised x86 kernels (the schedule
+// batch, the verifier's row passes). Each kernel keeps a portable twin that
+// runs where these answer false.
+#pragma once
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define COLLSIM_X86 1
+
+namespace collsim::x86 {
+
+inline bool has_avx512() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f");
+}
+inline bool has_avx512cd() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd");
+}
+inline bool has_avx2() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+}
+
+}  // namespace collsim::x86
+#endif
