@@ -130,7 +130,7 @@ TEST(CirculantVerifyMutation, ReorderedReceivesBreakOnlyCondition4) {
 }
 
 // The data-flow simulation alone, in each build of its inner loop this CPU
-// has, with one-word (n <= 64) and several-word holdings: every correct
+// has, with one-word (n <= 32) and several-word holdings: every correct
 // table passes; a swapped pair of receive blocks, a changed send block and
 // blocks numbered one round early fail, with the same counterexamples from
 // every build.
@@ -144,7 +144,7 @@ TEST(CirculantDataflow, EveryKernelPassesGoodAndCatchesBrokenTables) {
     const CirculantTable good = table(p);
     std::vector<BroadcastRun> runs;
     for (int64_t n : default_block_counts(good.q)) runs.push_back(algorithm1_run(n, good.q));
-    for (int64_t n : {64, 65, 130}) runs.push_back(algorithm1_run(n, good.q));
+    for (int64_t n : {32, 33, 64, 65, 130}) runs.push_back(algorithm1_run(n, good.q));
     const int64_t r = p / 2 + 1;
     CirculantTable swapped = good, changed = good;
     swap_recv(swapped, r, 0, good.q - 1);

@@ -2,13 +2,17 @@
 // which blocks every rank holds after every round. It knows nothing of how
 // the schedules were made; it only moves blocks and checks each move.
 //
-// Layout and speed. A holding is a bit set of blocks, one row of p words per
-// 64 blocks, so one round is one pass down a row: for receiver r and sender
+// Layout and speed. A holding is a bit set of blocks, one row of p 32-bit
+// words per 32 blocks, so one round is one pass down a row: for receiver r and sender
 // f = r - skip[k] (mod p), turn both schedule values into the bit of their
 // block, check them, and set the receiver's bit. The pass has no branches
 // and no division, and runs as AVX2/AVX-512 variable shifts where the CPU
 // has them (chosen at start-up): a verify sweep spends most of its time
 // here, 12q - 1 rank-rounds per processor for the default block counts.
+// Words of 32 rather than 64 blocks halve the bytes and vector instructions
+// per rank where n <= 32 (five of the six default runs); a round names at
+// most q + 1 consecutive blocks, so the run with n = 3q + 2 touches one or
+// two words per round either way.
 //
 // Worked example, p = 9, n = 2 (q = 4, x = 3, skips 1 2 3 5): the run starts
 // at round i = 3 (k = 3, shift q·0 - x = -3), where only values v >= 3
@@ -43,85 +47,86 @@ namespace {
 std::string str(int64_t v) { return std::to_string(v); }
 
 // How one round maps schedule values to bits of one word of a holding: value
-// v is block min(v, cap) + off + 64·word (cap = n - 1 - shift, off = shift -
-// 64·word), and has a bit in this word when that index is in [0, 64). A
+// v is block min(v, cap) + off + 32·word (cap = n - 1 - shift, off = shift -
+// 32·word), and has a bit in this word when that index is in [0, 32). A
 // negative index (no block yet, or a block of a lower word) converts to a
 // huge unsigned one, so one unsigned compare answers both.
 struct WordMap {
   int cap, off;
 };
 
-inline uint64_t block_bit(int v, WordMap m) {
+using Word = uint32_t;
+inline constexpr int kWordBits = 32;
+
+inline Word block_bit(int v, WordMap m) {
   const auto index = static_cast<uint64_t>(static_cast<int64_t>(std::min(v, m.cap)) + m.off);
-  return index < 64 ? uint64_t{1} << index : 0;
+  return index < kWordBits ? Word{1} << index : 0;
 }
 
 // Receivers r in [lo, hi) with sender r - d: next[r] = old[r] | the bit r
 // receives. Returns nonzero if some sender and receiver disagree on the block
 // or a sender lacks (in `old`, the holdings before the round) what it sends.
-// The portable loop; the x86 versions below do 8 or 4 receivers at a time
+// The portable loop; the x86 versions below do 16 or 8 receivers at a time
 // and finish with it (GCC 12 does not vectorise it: see simd_rows.hpp).
-uint64_t move_blocks_portable(const int8_t* recv, const int8_t* send, const uint64_t* old, uint64_t* next, int64_t lo,
-                              int64_t hi, int64_t d, WordMap m) {
-  uint64_t bad = 0;
+Word move_blocks_portable(const int8_t* recv, const int8_t* send, const Word* old, Word* next, int64_t lo, int64_t hi,
+                          int64_t d, WordMap m) {
+  Word bad = 0;
   for (int64_t r = lo; r < hi; ++r) {
-    const uint64_t want = block_bit(recv[r], m), sent = block_bit(send[r - d], m);
+    const Word want = block_bit(recv[r], m), sent = block_bit(send[r - d], m);
     bad |= (want ^ sent) | (sent & ~old[r - d]);
     next[r] = old[r] | want;
   }
   return bad;
 }
 
-using MoveBlocks = uint64_t (*)(const int8_t*, const int8_t*, const uint64_t*, uint64_t*, int64_t, int64_t, int64_t,
-                                WordMap);
+using MoveBlocks = Word (*)(const int8_t*, const int8_t*, const Word*, Word*, int64_t, int64_t, int64_t, WordMap);
 
 #ifdef COLLSIM_X86_ROWS
 #pragma GCC diagnostic push  // see simd_rows.hpp
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-// The loop above, 8 or 4 receivers at a time. vpsllvq's 0 for counts
-// outside [0, 63] is block_bit's compare for free.
+// The loop above, 16 or 8 receivers at a time. vpsllvd's 0 for counts
+// outside [0, 31] is block_bit's compare for free.
 __attribute__((target("avx512f"))) inline __m512i block_bits_avx512(const int8_t* v, __m512i cap, __m512i off) {
-  return rows::bit8(_mm512_add_epi64(_mm512_min_epi64(rows::widen8(v), cap), off));
+  return rows::bit16(_mm512_add_epi32(_mm512_min_epi32(rows::widen16(v), cap), off));
 }
 
-__attribute__((target("avx512f"))) uint64_t move_blocks_avx512(const int8_t* recv, const int8_t* send,
-                                                                 const uint64_t* old, uint64_t* next, int64_t lo,
-                                                                 int64_t hi, int64_t d, WordMap m) {
-  const __m512i cap = _mm512_set1_epi64(m.cap), off = _mm512_set1_epi64(m.off);
+__attribute__((target("avx512f"))) Word move_blocks_avx512(const int8_t* recv, const int8_t* send, const Word* old,
+                                                             Word* next, int64_t lo, int64_t hi, int64_t d,
+                                                             WordMap m) {
+  const __m512i cap = _mm512_set1_epi32(m.cap), off = _mm512_set1_epi32(m.off);
   __m512i bad = _mm512_setzero_si512();
   int64_t r = lo;
-  for (; r + 8 <= hi; r += 8) {
+  for (; r + 16 <= hi; r += 16) {
     const __m512i want = block_bits_avx512(recv + r, cap, off), sent = block_bits_avx512(send + r - d, cap, off);
     const __m512i held = _mm512_loadu_si512(old + r - d), mine = _mm512_loadu_si512(old + r);
     bad = _mm512_or_si512(bad, _mm512_or_si512(_mm512_xor_si512(want, sent), _mm512_andnot_si512(held, sent)));
     _mm512_storeu_si512(next + r, _mm512_or_si512(mine, want));
   }
-  return static_cast<uint64_t>(_mm512_reduce_or_epi64(bad)) | move_blocks_portable(recv, send, old, next, r, hi, d, m);
+  return static_cast<Word>(_mm512_reduce_or_epi32(bad)) | move_blocks_portable(recv, send, old, next, r, hi, d, m);
 }
 
 __attribute__((target("avx2"))) inline __m256i block_bits_avx2(const int8_t* v, __m256i cap, __m256i off) {
-  const __m256i wide = rows::widen4(v);
-  const __m256i capped = _mm256_blendv_epi8(wide, cap, _mm256_cmpgt_epi64(wide, cap));
-  return rows::bit4(_mm256_add_epi64(capped, off));
+  return rows::bit8x32(_mm256_add_epi32(_mm256_min_epi32(rows::widen8x32(v), cap), off));
 }
 
-__attribute__((target("avx2"))) uint64_t move_blocks_avx2(const int8_t* recv, const int8_t* send, const uint64_t* old,
-                                                            uint64_t* next, int64_t lo, int64_t hi, int64_t d,
-                                                            WordMap m) {
-  const __m256i cap = _mm256_set1_epi64x(m.cap), off = _mm256_set1_epi64x(m.off);
+__attribute__((target("avx2"))) Word move_blocks_avx2(const int8_t* recv, const int8_t* send, const Word* old,
+                                                        Word* next, int64_t lo, int64_t hi, int64_t d, WordMap m) {
+  const __m256i cap = _mm256_set1_epi32(m.cap), off = _mm256_set1_epi32(m.off);
   __m256i bad = _mm256_setzero_si256();
   int64_t r = lo;
-  for (; r + 4 <= hi; r += 4) {
+  for (; r + 8 <= hi; r += 8) {
     const __m256i want = block_bits_avx2(recv + r, cap, off), sent = block_bits_avx2(send + r - d, cap, off);
     const __m256i held = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(old + r - d));
     const __m256i mine = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(old + r));
     bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_xor_si256(want, sent), _mm256_andnot_si256(held, sent)));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(next + r), _mm256_or_si256(mine, want));
   }
-  alignas(32) uint64_t lanes[4];
+  alignas(32) Word lanes[8];
   _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), bad);
-  return (lanes[0] | lanes[1] | lanes[2] | lanes[3]) | move_blocks_portable(recv, send, old, next, r, hi, d, m);
+  Word any = 0;
+  for (const Word lane : lanes) any |= lane;
+  return any | move_blocks_portable(recv, send, old, next, r, hi, d, m);
 }
 
 #pragma GCC diagnostic pop
@@ -143,7 +148,7 @@ MoveBlocks fastest_kernel() {
 
 MoveBlocks move_blocks = fastest_kernel();
 
-// Which blocks each rank holds: bit b % 64 of word b / 64, each word a row
+// Which blocks each rank holds: bit b % 32 of word b / 32, each word a row
 // of p, twice (before and after the round being simulated).
 class Holdings {
  public:
@@ -152,7 +157,7 @@ class Holdings {
   // The rows are kept from run to run.
   void reset(int64_t n) {
     n_ = n;
-    words_ = (n + 63) / 64;
+    words_ = (n + kWordBits - 1) / kWordBits;
     if (old_.size() < static_cast<size_t>(words_)) old_.resize(words_), next_.resize(words_);
     for (int64_t w = 0; w < words_; ++w) {
       old_[w].assign(static_cast<size_t>(p_), 0);
@@ -160,20 +165,20 @@ class Holdings {
       old_[w][0] = full_word(w);
     }
   }
-  const uint64_t* old_row(int64_t w) const { return old_[w].data(); }
-  uint64_t* next_row(int64_t w) { return next_[w].data(); }
+  const Word* old_row(int64_t w) const { return old_[w].data(); }
+  Word* next_row(int64_t w) { return next_[w].data(); }
   // Word w was rewritten this round (the root's word copied as is).
   void commit(int64_t w) {
     next_[w][0] = old_[w][0];
     std::swap(old_[w], next_[w]);
   }
-  bool has(int64_t r, int64_t block) const { return old_[block / 64][r] >> (block % 64) & 1; }
+  bool has(int64_t r, int64_t block) const { return old_[block / kWordBits][r] >> (block % kWordBits) & 1; }
   // Whether every rank holds all n blocks (an AND down each row: this loop
   // vectorises, first_missing below names the rank only when it fails).
   bool all_hold_all() const {
     for (int64_t w = 0; w < words_; ++w) {
-      uint64_t common = ~uint64_t{0};
-      for (const uint64_t held : old_[w]) common &= held;
+      Word common = ~Word{0};
+      for (const Word held : old_[w]) common &= held;
       if ((common & full_word(w)) != full_word(w)) return false;
     }
     return true;
@@ -181,15 +186,17 @@ class Holdings {
   // Smallest block r lacks (n if it holds all n).
   int64_t first_missing(int64_t r) const {
     for (int64_t w = 0; w < words_; ++w)
-      if (const uint64_t lacking = ~old_[w][r] & full_word(w)) return 64 * w + __builtin_ctzll(lacking);
+      if (const Word lacking = ~old_[w][r] & full_word(w)) return kWordBits * w + __builtin_ctz(lacking);
     return n_;
   }
 
  private:
-  uint64_t full_word(int64_t w) const { return n_ - 64 * w >= 64 ? ~uint64_t{0} : (uint64_t{1} << (n_ - 64 * w)) - 1; }
+  Word full_word(int64_t w) const {
+    return n_ - kWordBits * w >= kWordBits ? ~Word{0} : (Word{1} << (n_ - kWordBits * w)) - 1;
+  }
 
   int64_t p_, n_ = 0, words_ = 0;
-  std::vector<std::vector<uint64_t>> old_, next_;
+  std::vector<std::vector<Word>> old_, next_;
 };
 
 // The smallest and largest value in the table's rows: which blocks a round
@@ -225,13 +232,13 @@ std::optional<Counterexample> simulate_run(const CirculantTable& t, const Broadc
     const int64_t shift = q * (i / q) - run.block_shift;
     auto block = [&](int v) { return v + shift < 0 ? -1 : std::min(v + shift, n - 1); };
     // The words this round can touch (none while every value is still negative).
-    const int64_t highest = block(v_hi), first_word = std::max<int64_t>(block(v_lo), 0) / 64;
-    const int64_t end_word = highest < 0 ? first_word : highest / 64 + 1;
+    const int64_t highest = block(v_hi), first_word = std::max<int64_t>(block(v_lo), 0) / kWordBits;
+    const int64_t end_word = highest < 0 ? first_word : highest / kWordBits + 1;
     const int cap = static_cast<int>(std::clamp<int64_t>(n - 1 - shift, -256, 256));  // values are int8
     const int64_t sk = s.skip(k);
-    uint64_t bad = 0;
+    Word bad = 0;
     for (int64_t w = first_word; w < end_word; ++w) {
-      const WordMap m{cap, static_cast<int>(shift - 64 * w)};
+      const WordMap m{cap, static_cast<int>(shift - kWordBits * w)};
       // Receivers 1..skip-1 hear from r - skip + p, the others from r - skip;
       // the root (r = 0) receives nothing.
       bad |= move_blocks(t.recv_round(k), t.send_round(k), held.old_row(w), held.next_row(w), 1, sk, sk - p, m);
