@@ -62,8 +62,9 @@ namespace {
 //  - `last_found` (the paper's s) needs no stack: after a callee returns, the
 //    caller either returns too or accepts and overwrites s before reading it;
 //  - once k = q every pending frame returns at once, so the lane stops.
-// A step either passes over e, calls, accepts, or returns; a caller resumes
-// in the `post` state at "upon return" of the pseudocode.
+// A step either passes over e, calls, accepts, or returns; a return also
+// runs the caller's "upon return" check in the same step, so the caller
+// accepts there or is marked `returning` for the next step.
 //
 // Worked example, p = 9, r = 1 (b = 0, target 10, skips 1 2 3 5 9; interval
 // k is [10 - skip[k+1], 10 - skip[k]]):
@@ -73,6 +74,7 @@ namespace {
 //     e = 1: 5 + 2 = 7 in [5, 7]: accept, k = 2 gets -3; list exhausted
 //   resume e = 3, r' = 0: 5 in [1, 5]: accept, k = 3 gets -1
 // giving 0 -2 -3 -1, column r = 1 of Table 2, with one recursive call.
+//
 // Which round accepted which skip index, bit-sliced: bit e of round_bit[j]
 // is bit j of the k that accepted e (k < 32). One masked OR per bit plane on
 // accept; a scatter to found[k][lane] cost twice a whole step.
@@ -81,7 +83,7 @@ inline constexpr int kRoundBits = 5;
 struct Search {
   __m512i target, base, left, path, reached, last_found, e, k, calls;
   __m512i round_bit[kRoundBits];
-  Mask live, post = 0;
+  Mask live, returning = 0;  // returning: the frame returns at the next step
 };
 
 COLLSIM_KERNEL inline void start(Search& a, const CirculantSchedule& s, const CirculantTable& t, int64_t r0,
@@ -100,7 +102,7 @@ COLLSIM_KERNEL inline void start(Search& a, const CirculantSchedule& s, const Ci
 COLLSIM_KERNEL inline void step(Search& a, const Skips& skips, __m512i q) {
   const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
   a.live &= ~_mm512_cmpeq_epi32_mask(a.k, q);
-  const Mask loop = a.live & ~a.post;
+  const Mask loop = a.live & ~a.returning;
   const Mask exhausted = _mm512_mask_cmpeq_epi32_mask(loop, a.e, _mm512_set1_epi32(-1));
   const Mask scan = loop & ~exhausted;
   const __m512i via = _mm512_add_epi32(a.reached, skip_of(skips, a.e));
@@ -109,22 +111,29 @@ COLLSIM_KERNEL inline void step(Search& a, const Skips& skips, __m512i q) {
   const Mask pass =
       _mm512_mask_cmpgt_epu32_mask(scan, via, hi) | _mm512_mask_cmpge_epu32_mask(scan, via, a.last_found);
   const Mask call = _mm512_mask_cmple_epu32_mask(scan & ~pass, via, lo);
-  const Mask decide = (scan & ~pass & ~call) | (a.live & a.post);
+  const Mask decide = scan & ~pass & ~call;
   const Mask ret = _mm512_mask_cmpgt_epu32_mask(decide, a.reached, lo);
-  const Mask accept = decide & ~ret;
-  const Mask pop = (exhausted | ret) & ~_mm512_cmpeq_epi32_mask(a.path, zero);
-  a.live &= ~((exhausted | ret) & ~pop);  // the outermost call returned
+  const Mask leaving = exhausted | ret | (a.live & a.returning);
+  const Mask pop = leaving & ~_mm512_cmpeq_epi32_mask(a.path, zero);
+  a.live &= ~(leaving & ~pop);  // the outermost call returned
 
+  // The caller resumes "upon return" in the same step: it returns as well if
+  // its r' lies past the interval, else it accepts the callee's r'.
   const __m512i caller_e = top_bit(_mm512_and_si512(a.path, _mm512_sub_epi32(zero, a.path)));
+  const __m512i caller_reached = _mm512_sub_epi32(a.reached, skip_of(skips, caller_e));
+  const Mask returns_too = _mm512_mask_cmpgt_epu32_mask(pop, caller_reached, lo);
+  const Mask accept = (decide & ~ret) | (pop & ~returns_too);
+  const __m512i accepted_e = _mm512_mask_mov_epi32(a.e, pop, caller_e);
+  const __m512i accepted_via = _mm512_mask_mov_epi32(via, pop, a.reached);
   a.path = _mm512_mask_and_epi32(a.path, pop, a.path, _mm512_sub_epi32(a.path, one));
-  a.reached = _mm512_mask_sub_epi32(a.reached, pop, a.reached, skip_of(skips, caller_e));
+  a.reached = _mm512_mask_mov_epi32(a.reached, pop, caller_reached);
 
+  const __m512i e_bit = bit(accepted_e);  // bit(e) where no frame returned
   a.calls = _mm512_mask_add_epi32(a.calls, call, a.calls, one);
-  const __m512i e_bit = bit(a.e);
   a.path = _mm512_mask_or_epi32(a.path, call, a.path, e_bit);
   a.reached = _mm512_mask_mov_epi32(a.reached, call, via);
 
-  a.last_found = _mm512_mask_mov_epi32(a.last_found, accept, via);
+  a.last_found = _mm512_mask_mov_epi32(a.last_found, accept, accepted_via);
   for (int j = 0; j < kRoundBits; ++j)
     a.round_bit[j] = _mm512_mask_or_epi32(
         a.round_bit[j], _mm512_mask_test_epi32_mask(accept, a.k, _mm512_set1_epi32(1 << j)), a.round_bit[j], e_bit);
@@ -133,8 +142,7 @@ COLLSIM_KERNEL inline void step(Search& a, const Skips& skips, __m512i q) {
 
   const __m512i next = top_bit(_mm512_and_si512(a.left, _mm512_sub_epi32(e_bit, one)));
   a.e = _mm512_mask_mov_epi32(a.e, pass | call | accept, next);
-  a.e = _mm512_mask_mov_epi32(a.e, pop, caller_e);
-  a.post = pop;
+  a.returning = returns_too;
 }
 
 // Algorithm 5's renaming: index q (the virtual root) delivers b, index e is

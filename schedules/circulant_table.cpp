@@ -105,6 +105,12 @@ std::vector<int8_t> baseblocks_by_algorithm3(const CirculantSchedule& s, BatchKe
 CirculantTable compute_all_ranks(const CirculantSchedule& s, CirculantBatchStats* stats, SendRule rule,
                                  BatchKernel kernel) {
   CirculantTable t;
+  compute_all_ranks_into(s, t, stats, rule, kernel);
+  return t;
+}
+
+void compute_all_ranks_into(const CirculantSchedule& s, CirculantTable& t, CirculantBatchStats* stats, SendRule rule,
+                            BatchKernel kernel) {
   t.p = s.p();
   t.q = s.q();
   t.base = all_baseblocks(s);
@@ -120,10 +126,9 @@ CirculantTable compute_all_ranks(const CirculantSchedule& s, CirculantBatchStats
       const auto first = t.recv.begin() + static_cast<std::ptrdiff_t>(t.cell(0, k));
       std::rotate_copy(first, first + s.skip(k), first + t.p, t.send.begin() + (first - t.recv.begin()));
     }
-    return t;
+    return;
   }
   fill_sends(s, t, st, vector);
-  return t;
 }
 
 }  // namespace collsim

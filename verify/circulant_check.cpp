@@ -145,7 +145,8 @@ std::optional<Counterexample> check_conditions(const CirculantTable& t) {
 std::optional<Counterexample> verify_circulant_p(int64_t p, const std::vector<int64_t>& blocks,
                                                  CirculantBatchStats& stats) {
   const CirculantSchedule s(p);
-  const CirculantTable t = compute_all_ranks(s, &stats);
+  thread_local CirculantTable t;  // one per sweep thread, reused from p to p
+  compute_all_ranks_into(s, t, &stats);
   const int q = s.q();
   const std::vector<int8_t> searched = baseblocks_by_algorithm3(s);
   if (searched != t.base) {

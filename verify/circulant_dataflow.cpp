@@ -152,10 +152,10 @@ MoveBlocks move_blocks = fastest_kernel();
 // of p, twice (before and after the round being simulated).
 class Holdings {
  public:
-  explicit Holdings(int64_t p) : p_(p) {}
-  // Before a run of n blocks: the root holds them all, no other rank any.
-  // The rows are kept from run to run.
-  void reset(int64_t n) {
+  // Before a run of n blocks on p ranks: the root holds them all, no other
+  // rank any. The rows are kept from run to run (and p to p).
+  void reset(int64_t p, int64_t n) {
+    p_ = p;
     n_ = n;
     words_ = (n + kWordBits - 1) / kWordBits;
     if (old_.size() < static_cast<size_t>(words_)) old_.resize(words_), next_.resize(words_);
@@ -195,7 +195,7 @@ class Holdings {
     return n_ - kWordBits * w >= kWordBits ? ~Word{0} : (Word{1} << (n_ - kWordBits * w)) - 1;
   }
 
-  int64_t p_, n_ = 0, words_ = 0;
+  int64_t p_ = 0, n_ = 0, words_ = 0;
   std::vector<std::vector<Word>> old_, next_;
 };
 
@@ -220,7 +220,7 @@ std::optional<Counterexample> simulate_run(const CirculantTable& t, const Broadc
   const int64_t p = t.p, n = run.n, first = run.first_round, last = run.first_round + n - 1 + q;
   const CirculantSchedule s(p);
   const auto [v_lo, v_hi] = values;
-  held.reset(n);
+  held.reset(p, n);
   auto fail = [&](int64_t r, int64_t i, std::string detail) {
     return Counterexample{p, r, static_cast<int>(i % q), "Algorithm 1 data flow (n=" + str(n) + ")",
                           "round " + str(i) + ": " + std::move(detail)};
@@ -266,7 +266,7 @@ std::optional<Counterexample> simulate_run(const CirculantTable& t, const Broadc
 
 std::optional<Counterexample> simulate_broadcasts(const CirculantTable& t, const std::vector<BroadcastRun>& runs) {
   const std::pair<int, int> values = value_range(t);
-  Holdings held(t.p);
+  thread_local Holdings held;  // one per sweep thread, reused from p to p
   for (const BroadcastRun& run : runs)
     if (auto c = simulate_run(t, run, values, held)) return c;
   return std::nullopt;
