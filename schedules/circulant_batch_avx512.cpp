@@ -99,50 +99,55 @@ COLLSIM_KERNEL inline void start(Search& a, const CirculantSchedule& s, const Ci
   a.live = in_range;
 }
 
+// Every test of the step is made at once from the frame's state, then the
+// outcomes are combined in mask registers: a chain of compares each masked
+// by the one before ran about twice as long.
 COLLSIM_KERNEL inline void step(Search& a, const Skips& skips, __m512i q) {
   const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
   a.live &= ~_mm512_cmpeq_epi32_mask(a.k, q);
-  const Mask loop = a.live & ~a.returning;
-  const Mask exhausted = _mm512_mask_cmpeq_epi32_mask(loop, a.e, _mm512_set1_epi32(-1));
-  const Mask scan = loop & ~exhausted;
   const __m512i via = _mm512_add_epi32(a.reached, skip_of(skips, a.e));
   const __m512i hi = _mm512_sub_epi32(a.target, skip_of(skips, a.k));
   const __m512i lo = _mm512_sub_epi32(a.target, skip_of(skips, _mm512_add_epi32(a.k, one)));
-  const Mask pass =
-      _mm512_mask_cmpgt_epu32_mask(scan, via, hi) | _mm512_mask_cmpge_epu32_mask(scan, via, a.last_found);
-  const Mask call = _mm512_mask_cmple_epu32_mask(scan & ~pass, via, lo);
-  const Mask decide = scan & ~pass & ~call;
-  const Mask ret = _mm512_mask_cmpgt_epu32_mask(decide, a.reached, lo);
-  const Mask leaving = exhausted | ret | (a.live & a.returning);
-  const Mask pop = leaving & ~_mm512_cmpeq_epi32_mask(a.path, zero);
-  a.live &= ~(leaving & ~pop);  // the outermost call returned
-
-  // The caller resumes "upon return" in the same step: it returns as well if
-  // its r' lies past the interval, else it accepts the callee's r'.
   const __m512i caller_e = top_bit(_mm512_and_si512(a.path, _mm512_sub_epi32(zero, a.path)));
   const __m512i caller_reached = _mm512_sub_epi32(a.reached, skip_of(skips, caller_e));
-  const Mask returns_too = _mm512_mask_cmpgt_epu32_mask(pop, caller_reached, lo);
-  const Mask accept = (decide & ~ret) | (pop & ~returns_too);
-  const __m512i accepted_e = _mm512_mask_mov_epi32(a.e, pop, caller_e);
-  const __m512i accepted_via = _mm512_mask_mov_epi32(via, pop, a.reached);
-  a.path = _mm512_mask_and_epi32(a.path, pop, a.path, _mm512_sub_epi32(a.path, one));
-  a.reached = _mm512_mask_mov_epi32(a.reached, pop, caller_reached);
+  const Mask at_end = _mm512_cmpeq_epi32_mask(a.e, _mm512_set1_epi32(-1));
+  const Mask overshoots = _mm512_cmpgt_epu32_mask(via, hi) | _mm512_cmpge_epu32_mask(via, a.last_found);
+  const Mask below = _mm512_cmple_epu32_mask(via, lo);
+  const Mask past = _mm512_cmpgt_epu32_mask(a.reached, lo);
+  const Mask caller_past = _mm512_cmpgt_epu32_mask(caller_reached, lo);
+  const Mask outermost = _mm512_testn_epi32_mask(a.path, a.path);
 
-  const __m512i e_bit = bit(accepted_e);  // bit(e) where no frame returned
-  a.calls = _mm512_mask_add_epi32(a.calls, call, a.calls, one);
-  a.path = _mm512_mask_or_epi32(a.path, call, a.path, e_bit);
+  const Mask loop = a.live & ~a.returning;
+  const Mask scan = loop & ~at_end;
+  const Mask pass = scan & overshoots;
+  const Mask call = scan & ~overshoots & below;
+  const Mask decide = scan & ~overshoots & ~below;
+  const Mask leaving = (loop & at_end) | (decide & past) | (a.live & a.returning);
+  const Mask pop = leaving & ~outermost;
+  a.live &= ~(leaving & outermost);  // the outermost call returned
+  // The caller resumes "upon return" in the same step: it returns as well if
+  // its r' lies past the interval, else it accepts the callee's r'.
+  const Mask accept = (decide & ~past) | (pop & ~caller_past);
+  a.returning = pop & caller_past;
+
+  const __m512i bit_e = bit(a.e), bit_caller = bit(caller_e);
+  const __m512i accepted_bit = _mm512_mask_mov_epi32(bit_e, pop, bit_caller);
+  const __m512i accepted_via = _mm512_mask_mov_epi32(via, pop, a.reached);
+  const __m512i next = _mm512_mask_mov_epi32(top_bit(_mm512_and_si512(a.left, _mm512_sub_epi32(bit_e, one))), pop,
+                                             top_bit(_mm512_and_si512(a.left, _mm512_sub_epi32(bit_caller, one))));
+  a.path = _mm512_mask_and_epi32(a.path, pop, a.path, _mm512_sub_epi32(a.path, one));
+  a.path = _mm512_mask_or_epi32(a.path, call, a.path, bit_e);
+  a.reached = _mm512_mask_mov_epi32(a.reached, pop, caller_reached);
   a.reached = _mm512_mask_mov_epi32(a.reached, call, via);
+  a.calls = _mm512_mask_add_epi32(a.calls, call, a.calls, one);
 
   a.last_found = _mm512_mask_mov_epi32(a.last_found, accept, accepted_via);
   for (int j = 0; j < kRoundBits; ++j)
     a.round_bit[j] = _mm512_mask_or_epi32(
-        a.round_bit[j], _mm512_mask_test_epi32_mask(accept, a.k, _mm512_set1_epi32(1 << j)), a.round_bit[j], e_bit);
+        a.round_bit[j], accept & _mm512_test_epi32_mask(a.k, _mm512_set1_epi32(1 << j)), a.round_bit[j], accepted_bit);
   a.k = _mm512_mask_add_epi32(a.k, accept, a.k, one);
-  a.left = _mm512_mask_andnot_epi32(a.left, accept, e_bit, a.left);
-
-  const __m512i next = top_bit(_mm512_and_si512(a.left, _mm512_sub_epi32(e_bit, one)));
+  a.left = _mm512_mask_andnot_epi32(a.left, accept, accepted_bit, a.left);
   a.e = _mm512_mask_mov_epi32(a.e, pass | call | accept, next);
-  a.returning = returns_too;
 }
 
 // Algorithm 5's renaming: index q (the virtual root) delivers b, index e is
