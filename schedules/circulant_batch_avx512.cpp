@@ -50,10 +50,11 @@ COLLSIM_KERNEL inline Mask lanes_mask(int lanes) {
 COLLSIM_KERNEL inline __m512i load_blocks(const int8_t* v, Mask lanes) {
   return _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(lanes, v));
 }
-
-}  // namespace
-
-namespace {
+// r0 + lane in each lane.
+COLLSIM_KERNEL inline __m512i ranks_from(int64_t r0) {
+  return _mm512_add_epi32(_mm512_set1_epi32(static_cast<int32_t>(r0)),
+                          _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+}
 
 // Algorithm 4's recursion as a loop, one ALLBLOCKS frame per lane and step:
 //  - the frame stack is the bit set `path` of the skip indices taken on the
@@ -88,8 +89,7 @@ struct Search {
 
 COLLSIM_KERNEL inline void start(Search& a, const CirculantSchedule& s, const CirculantTable& t, int64_t r0,
                                  Mask in_range) {
-  const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  a.target = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int32_t>(s.p() + r0)), lane);
+  a.target = ranks_from(s.p() + r0);
   a.base = load_blocks(t.base.data() + r0, in_range);
   a.left = _mm512_andnot_si512(bit(a.base), _mm512_set1_epi32(static_cast<int32_t>((2u << s.q()) - 1)));
   a.path = a.reached = a.k = a.calls = _mm512_setzero_si512();
@@ -183,8 +183,7 @@ COLLSIM_KERNEL void recv_schedules(const CirculantSchedule& s, CirculantTable& t
 // Algorithm 3 with every lane walking all q skips: a lane that lands on its
 // rank keeps that k and ignores the rest of the walk.
 COLLSIM_KERNEL void baseblocks(const CirculantSchedule& s, int64_t r0, int lanes, int8_t* out) {
-  const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  const __m512i r = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int32_t>(r0)), lane);
+  const __m512i r = ranks_from(r0);
   __m512i reached = _mm512_setzero_si512(), b = _mm512_set1_epi32(s.q());
   Mask open = lanes_mask(lanes);
   for (int k = s.q() - 1; k >= 0; --k) {
@@ -220,11 +219,10 @@ COLLSIM_KERNEL void send_schedules(const CirculantSchedule& s, CirculantTable& t
   const Mask in_range = lanes_mask(lanes);
   const int q = s.q();
   const __m512i one = _mm512_set1_epi32(1);
-  const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __m512i base = load_blocks(t.base.data() + r0, in_range);
   const Mask base_positive = _mm512_cmpgt_epi32_mask(base, _mm512_setzero_si512());
 
-  __m512i rv = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int32_t>(r0)), lane);
+  __m512i rv = ranks_from(r0);
   __m512i e = _mm512_set1_epi32(static_cast<int32_t>(s.p()));
   __m512i c = base, nviolations = _mm512_setzero_si512();
   for (int k = q - 1; k >= 1; --k) {
