@@ -3,10 +3,10 @@
 // circulant.cpp / circulant.hpp, so the table and the statistics are
 // byte-identical to the portable loop (tests/test_circulant.cpp checks this).
 //
-// Cost, per 16 ranks: Algorithm 4-5's search runs in lock step until its
-// slowest lane is done (at q = 17 about 40 steps for 47 frame-steps of work
-// per rank, each step ~90 vector and mask instructions); Algorithm 6 and
-// Algorithm 3 are q steps of ~15 instructions. Memory: a few hundred bytes
+// Cost, per 16 ranks: Algorithms 4-5's search runs in lock step until its
+// slowest lane is done (at q = 17 about 39 steps, where each rank alone
+// needs 37; a step is ~120 vector and mask instructions); Algorithms 6 and
+// 3 are q steps of ~15 instructions. Memory: a few hundred bytes
 // of registers and stack; the output goes straight to the table's rows.
 //
 // Limits: p <= 2^30, so that p + r and every sum the searches form stay
