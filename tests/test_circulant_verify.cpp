@@ -129,6 +129,12 @@ TEST(CirculantVerifyMutation, ReorderedReceivesBreakOnlyCondition4) {
       });
 }
 
+// Back to what the verifier uses, after a test switched builds.
+void use_fastest_dataflow_kernel() {
+  for (DataflowKernel k : {DataflowKernel::avx512, DataflowKernel::avx2, DataflowKernel::portable})
+    if (use_dataflow_kernel(k)) return;
+}
+
 // The data-flow simulation alone, in each build of its inner loop this CPU
 // has, with one-word (n <= 32) and several-word holdings: every correct
 // table passes; a swapped pair of receive blocks, a changed send block and
@@ -167,8 +173,38 @@ TEST(CirculantDataflow, EveryKernelPassesGoodAndCatchesBrokenTables) {
       EXPECT_EQ(found.front(), found.back()) << "p=" << p;
     }
   }
-  for (DataflowKernel k : {DataflowKernel::avx512, DataflowKernel::avx2, DataflowKernel::portable})
-    if (use_dataflow_kernel(k)) break;
+  use_fastest_dataflow_kernel();
+}
+
+// A rank that forwards, in round k, the block it receives in that same round
+// sends before holding it, though its receiver agrees on the block. Rounds
+// are updated in place, so each pass must read every sender as it was before
+// the round: the pass over receivers skip..p-1 (to = p - 1) and the one over
+// the wrap-around receivers 1..skip-1 (to = 1), in every kernel build. The
+// scan that names the rank replays the rounds before, so no earlier, legal
+// forward of a block received the round before is named instead.
+TEST(CirculantDataflow, ForwardingInTheRoundOfReceiptIsNamed) {
+  for (DataflowKernel kernel : {DataflowKernel::portable, DataflowKernel::avx2, DataflowKernel::avx512}) {
+    if (!use_dataflow_kernel(kernel)) continue;
+    for (int64_t p : {17, 100, 1000}) {
+      const CirculantTable good = table(p);
+      const int q = good.q, k = q - 1;
+      const int64_t skip = CirculantSchedule(p).skip(k);
+      for (int64_t to : {int64_t{1}, p - 1}) {
+        const int64_t from = (to - skip + p) % p;
+        CirculantTable t = good;
+        const int8_t block = t.recv[t.cell(from, k)];
+        t.send[t.cell(from, k)] = block;
+        t.recv[t.cell(to, k)] = block;
+        const auto c = simulate_broadcast(t, algorithm1_run(3 * q + 2, q));
+        ASSERT_TRUE(c) << "p=" << p << " to=" << to << " kernel " << static_cast<int>(kernel);
+        EXPECT_EQ(c->rank, from) << describe(*c);
+        EXPECT_NE(c->detail.find(" to " + std::to_string(to) + " before holding"), std::string::npos)
+            << describe(*c);
+      }
+    }
+  }
+  use_fastest_dataflow_kernel();
 }
 
 // A rank whose baseblock round delivers "no block" instead (receiver and
