@@ -42,13 +42,25 @@ void note_violations(CirculantBatchStats& st, int64_t r, int violations) {
   }
 }
 
+#ifdef COLLSIM_X86
+// kernel(r0, lanes, counts) over [first, end) in runs of 16, each rank's
+// count then folded into the statistics in rank order.
+template <class Kernel>
+void counted_by_sixteen(int64_t first, int64_t end, CirculantBatchStats& st,
+                        void (*note)(CirculantBatchStats&, int64_t, int), Kernel kernel) {
+  by_sixteen(first, end, [&](int64_t r0, int lanes) {
+    int counts[batch16::kLanes];
+    kernel(r0, lanes, counts);
+    for (int i = 0; i < lanes; ++i) note(st, r0 + i, counts[i]);
+  });
+}
+#endif
+
 void fill_receives(const CirculantSchedule& s, CirculantTable& t, CirculantBatchStats& st, bool vector) {
 #ifdef COLLSIM_X86
   if (vector) {
-    by_sixteen(0, t.p, [&](int64_t r0, int lanes) {
-      int calls[batch16::kLanes];
+    counted_by_sixteen(0, t.p, st, note_recursion, [&](int64_t r0, int lanes, int* calls) {
       batch16::recv_schedules(s, t, r0, lanes, calls);
-      for (int i = 0; i < lanes; ++i) note_recursion(st, r0 + i, calls[i]);
     });
     return;
   }
@@ -75,10 +87,8 @@ void fill_sends(const CirculantSchedule& s, CirculantTable& t, CirculantBatchSta
 #ifdef COLLSIM_X86
   if (vector) {
     per_rank(0, 1);
-    by_sixteen(1, t.p, [&](int64_t r0, int lanes) {
-      int violations[batch16::kLanes];
+    counted_by_sixteen(1, t.p, st, note_violations, [&](int64_t r0, int lanes, int* violations) {
       batch16::send_schedules(s, t, r0, lanes, violations);
-      for (int i = 0; i < lanes; ++i) note_violations(st, r0 + i, violations[i]);
     });
     return;
   }
