@@ -78,7 +78,7 @@ COLLSIM_KERNEL inline __m512i ranks_from(int64_t r0) {
 //
 // Which round accepted which skip index, bit-sliced: bit e of round_bit[j]
 // is bit j of the k that accepted e (k < 32). One masked OR per bit plane on
-// accept; a scatter to found[k][lane] cost twice a whole step.
+// accept; a scatter to found[k][lane] instead took about 40 % of the search.
 inline constexpr int kRoundBits = 5;
 
 struct Search {
@@ -101,7 +101,7 @@ COLLSIM_KERNEL inline void start(Search& a, const CirculantSchedule& s, const Ci
 
 // Every test of the step is made at once from the frame's state, then the
 // outcomes are combined in mask registers: a chain of compares each masked
-// by the one before ran about twice as long.
+// by the one before took about 15 % longer.
 COLLSIM_KERNEL inline void step(Search& a, const Skips& skips, __m512i q) {
   const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
   a.live &= ~_mm512_cmpeq_epi32_mask(a.k, q);
