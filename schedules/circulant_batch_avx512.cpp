@@ -13,11 +13,7 @@
 
 namespace collsim::batch16 {
 
-bool usable(int64_t p) {
-  __builtin_cpu_init();
-  return p <= kMaxProcs && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
-         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
-}
+bool usable(int64_t p) { return p <= kMaxProcs && x86::has_avx512_f_cd_bw_vl(); }
 
 namespace {
 

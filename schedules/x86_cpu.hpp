@@ -12,9 +12,11 @@ inline bool has_avx512() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx512f");
 }
-inline bool has_avx512cd() {
+// The subsets the schedule batch kernels use (circulant_batch.hpp).
+inline bool has_avx512_f_cd_bw_vl() {
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd");
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
 }
 inline bool has_avx2() {
   __builtin_cpu_init();
