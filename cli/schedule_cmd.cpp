@@ -43,15 +43,18 @@ void print_circulant_table(const CirculantSchedule& s, int64_t root) {
   }
 }
 
-// Header rank,k,recvblock,sendblock; rank ascending, then k ascending.
+// Header root,rank,k,recvblock,sendblock; rank ascending, then k ascending.
+// Every row names the root: the schedules hold for ranks counted from it, so
+// a reader (verify circulant --file) cannot check the file without it.
 void print_circulant_csv(const CirculantSchedule& s, int64_t root) {
   int recv[kMaxRounds], send[kMaxRounds];
-  std::printf("rank,k,recvblock,sendblock\n");
+  std::printf("root,rank,k,recvblock,sendblock\n");
   for (int64_t r = 0; r < s.p(); ++r) {
     const int64_t v = virtual_rank(r, root, s.p());
     s.recv(v, recv);
     s.send(v, send);
-    for (int k = 0; k < s.q(); ++k) std::printf("%lld,%d,%d,%d\n", (long long)r, k, recv[k], send[k]);
+    for (int k = 0; k < s.q(); ++k)
+      std::printf("%lld,%lld,%d,%d,%d\n", (long long)root, (long long)r, k, recv[k], send[k]);
   }
 }
 

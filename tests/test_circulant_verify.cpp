@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -226,13 +227,19 @@ TEST(CirculantDataflow, RankThatNeverGetsItsBaseblockIsCaughtAtTheEnd) {
   }
 }
 
-std::string csv_of(const CirculantTable& t, int64_t skip_rank = -1) {
+// `t` (ranks counted from the root) as a schedule file: with a root column
+// when `root` is given (file rank r is rank r - root of t), in the old format
+// of root 0 otherwise. `skip_rank` (a file rank) gets no rows.
+std::string csv_of(const CirculantTable& t, std::optional<int64_t> root = std::nullopt, int64_t skip_rank = -1) {
   std::ostringstream os;
-  os << "rank,k,recvblock,sendblock\n";
-  for (int64_t r = 0; r < t.p; ++r)
+  os << (root ? "root," : "") << "rank,k,recvblock,sendblock\n";
+  for (int64_t r = 0; r < t.p; ++r) {
+    const int64_t v = (r - root.value_or(0) + t.p) % t.p;
     for (int k = 0; k < t.q && r != skip_rank; ++k) {
-      os << r << ',' << k << ',' << t.recv_at(r, k) << ',' << t.send_at(r, k) << '\n';
+      if (root) os << *root << ',';
+      os << r << ',' << k << ',' << t.recv_at(v, k) << ',' << t.send_at(v, k) << '\n';
     }
+  }
   return os.str();
 }
 
@@ -257,8 +264,102 @@ TEST(CirculantVerifyFile, WrongScheduleNamesConditionRankAndK) {
 // The last rank of p = 18 dropped: a well-formed p = 17 file (same q), and
 // wrong (Table 3 is not Table 1).
 TEST(CirculantVerifyFile, MissingLastRankIsWrongSchedule) {
-  const auto res = test::run_collsim("verify circulant --file " + test::write_temp("miss.csv", csv_of(table(18), 17)));
+  const auto path = test::write_temp("miss.csv", csv_of(table(18), std::nullopt, 17));
+  const auto res = test::run_collsim("verify circulant --file " + path);
   EXPECT_EQ(res.status, 1) << res.out;
+}
+
+// What `collsim schedule circulant --format csv` writes for p and root.
+std::string schedule_csv(int64_t p, int64_t root) {
+  return test::run_collsim("schedule circulant --format csv --p " + std::to_string(p) + " --root " +
+                           std::to_string(root))
+      .out;
+}
+
+// Each line of `csv` with its first field replaced: by `header` on the
+// header line, by `value` on the rows; empty strings drop the field.
+std::string with_first_field(const std::string& csv, const std::string& header, const std::string& value) {
+  std::istringstream in(csv);
+  std::string out;
+  bool header_line = true;
+  for (std::string line; std::getline(in, line); header_line = false) {
+    const std::string& field = header_line ? header : value;
+    out += (field.empty() ? "" : field + ",") + line.substr(line.find(',') + 1) + "\n";
+  }
+  return out;
+}
+
+// `csv` (with a root column) with every row's root set to `root`.
+std::string with_root_column(const std::string& csv, int64_t root) {
+  return with_first_field(csv, "root", std::to_string(root));
+}
+
+// Issue 22: `schedule circulant --root R --format csv | verify circulant
+// --file /dev/stdin` failed condition 3 for every R != 0.
+TEST(CirculantVerifyFile, EveryRootRoundTripsThroughAPipe) {
+  const std::string bin = COLLSIM_BIN;
+  for (int64_t p : {9, 17, 18})
+    for (int64_t root = 0; root < p; ++root) {
+      const std::string args = "--p " + std::to_string(p) + " --root " + std::to_string(root);
+      const auto res = test::run_command(bin + " schedule circulant --format csv " + args + " | " + bin +
+                                         " verify circulant --file /dev/stdin");
+      EXPECT_EQ(res.status, 0) << args << ": " << res.out;
+      EXPECT_NE(res.out.find("p=" + std::to_string(p) + " root=" + std::to_string(root) + ","), std::string::npos)
+          << res.out;
+    }
+}
+
+// What `schedule` writes is the file the tests build from a table.
+TEST(CirculantVerifyFile, CsvCarriesTheRootOnEveryRow) {
+  for (int64_t p : {3, 9, 18}) EXPECT_EQ(schedule_csv(p, p - 1), csv_of(table(p), p - 1)) << "p=" << p;
+}
+
+// A schedule for one root claimed for another: the rank named as root
+// receives a baseblock (condition 3 at the root).
+TEST(CirculantVerifyFile, WrongRootColumnFailsCondition3) {
+  for (int64_t p : {9, 17, 18})
+    for (int64_t root : {int64_t{0}, p / 2, p - 1}) {
+      const int64_t claimed = (root + 1) % p;
+      const auto path = test::write_temp("wrong_root.csv", with_root_column(schedule_csv(p, root), claimed));
+      const auto res = test::run_collsim("verify circulant --file " + path);
+      EXPECT_EQ(res.status, 1) << res.out;
+      EXPECT_NE(res.out.find("FAIL p=" + std::to_string(p) + " rank=" + std::to_string(claimed) +
+                             ": condition 3 (root"),
+                std::string::npos)
+          << res.out;
+    }
+}
+
+// The checks count ranks from the root; a failure names the rank the file
+// has: virtual rank 3 is file rank 8 when the root is 5.
+TEST(CirculantVerifyFile, FailureNamesTheFileRank) {
+  CirculantTable t = table(17);
+  swap_recv(t, 3, 3, 4);
+  const auto res = test::run_collsim("verify circulant --file " + test::write_temp("bad17_root5.csv", csv_of(t, 5)));
+  EXPECT_EQ(res.status, 1) << res.out;
+  EXPECT_NE(res.out.find("FAIL p=17 rank=8 k="), std::string::npos) << res.out;
+  EXPECT_NE(res.out.find("[root 5;"), std::string::npos) << res.out;
+}
+
+// A file without the root column is for root 0 unless --root says otherwise;
+// --root and a root column must agree; --root must be a rank of the file.
+TEST(CirculantVerifyFile, RootOptionForFilesWithoutTheColumn) {
+  const std::string root0_old = test::write_temp("old_root0.csv", csv_of(table(9)));
+  const std::string root4_old = test::write_temp("old_root4.csv", with_first_field(csv_of(table(9), 4), "", ""));
+  const std::string with_column = test::write_temp("root4.csv", csv_of(table(9), 4));
+  EXPECT_EQ(test::run_collsim("verify circulant --file " + root0_old).status, 0);
+  EXPECT_EQ(test::run_collsim("verify circulant --file " + root4_old).status, 1);
+  EXPECT_EQ(test::run_collsim("verify circulant --file " + root4_old + " --root 4").status, 0);
+  EXPECT_EQ(test::run_collsim("verify circulant --file " + with_column + " --root 4").status, 0);
+  for (const std::string& args : {"--file " + with_column + " --root 3", "--file " + root4_old + " --root 9",
+                                  "--file " + root4_old + " --root -1", "--file " + root4_old + " --root x",
+                                  std::string("--p 1:5 --root 0")}) {
+    const auto res = test::run_collsim("verify circulant " + args, true);
+    EXPECT_EQ(res.status, 2) << args << ": " << res.out;
+    EXPECT_EQ(std::count(res.out.begin(), res.out.end(), '\n'), 1) << args << ": " << res.out;
+  }
+  const auto disagree = test::run_collsim("verify circulant --file " + with_column + " --root 3", true);
+  EXPECT_NE(disagree.out.find("--root 3 disagrees with the root column"), std::string::npos) << disagree.out;
 }
 
 struct Malformed {
@@ -281,6 +382,14 @@ TEST_P(CirculantMalformed, Exit2WithOneLine) {
 std::string p3(const std::string& rows) { return "rank,k,recvblock,sendblock\n" + rows; }
 const std::string kGood3 = "0,0,-1,0\n0,1,-2,1\n1,0,0,-2\n1,1,-1,-2\n2,0,-2,-1\n2,1,1,-1\n";
 
+// The p = 3 rows with a root column of `root` in front.
+std::string rooted3(const std::string& root, const std::string& rows) {
+  std::istringstream in(rows);
+  std::string out = "root,rank,k,recvblock,sendblock\n";
+  for (std::string line; std::getline(in, line);) out += root + "," + line + "\n";
+  return out;
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Files, CirculantMalformed,
     ::testing::Values(Malformed{"empty", ""}, Malformed{"bad_header", "rank,k,recv,send\n" + kGood3},
@@ -294,12 +403,24 @@ INSTANTIATE_TEST_SUITE_P(
                       Malformed{"block_too_small", p3("0,0,-3,0\n0,1,-2,1\n1,0,0,-2\n1,1,-1,-2\n2,0,-2,-1\n2,1,1,-1\n")},
                       Malformed{"k_out_of_range", p3(kGood3 + "2,2,0,0\n")},
                       Malformed{"negative_rank", p3("-1,0,0,0\n" + kGood3)},
-                      Malformed{"huge_rank", p3(kGood3 + "99999999999,0,0,0\n")}),
+                      Malformed{"huge_rank", p3(kGood3 + "99999999999,0,0,0\n")},
+                      Malformed{"root_column_empty", rooted3("", kGood3)},
+                      Malformed{"root_not_integer", rooted3("r", kGood3)},
+                      Malformed{"root_negative", rooted3("-1", kGood3)},
+                      Malformed{"root_out_of_range", rooted3("3", kGood3)},
+                      Malformed{"roots_differ",
+                                rooted3("0", "0,0,-1,0\n0,1,-2,1\n1,0,0,-2\n1,1,-1,-2\n2,0,-2,-1\n") + "1,2,1,1,-1\n"},
+                      Malformed{"root_header_without_column", "root,rank,k,recvblock,sendblock\n" + kGood3}),
     [](const auto& info) { return std::string(info.param.name); });
 
+// Correct for root 0, in the old format and with the root column; the same
+// rows claimed for root 1 are wrong.
 TEST(CirculantVerifyFile, HandWorkedP3IsCorrect) {
-  const auto res = test::run_collsim("verify circulant --file " + test::write_temp("good3.csv", p3(kGood3)));
-  EXPECT_EQ(res.status, 0) << res.out;
+  const std::pair<std::string, int> files[] = {{p3(kGood3), 0}, {rooted3("0", kGood3), 0}, {rooted3("1", kGood3), 1}};
+  for (const auto& [text, status] : files) {
+    const auto res = test::run_collsim("verify circulant --file " + test::write_temp("hand3.csv", text));
+    EXPECT_EQ(res.status, status) << text << res.out;
+  }
 }
 
 TEST(CirculantVerifyCli, RangeSummaryAndBadArguments) {

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -49,6 +50,56 @@ void exec_mpi_version_under_mpirun(int argc, char** argv) {
   args.push_back(nullptr);
   execv(COLLSIM_VERIFY_MPI, args.data());
   throw std::runtime_error(std::string("cannot start ") + COLLSIM_VERIFY_MPI + ": " + std::strerror(errno));
+}
+
+// --root as given (range-checked against the file's p later).
+std::optional<int64_t> root_option(const cli::po::variables_map& vm) {
+  if (!vm.count("root")) return std::nullopt;
+  return cli::parse_int(vm["root"].as<std::string>(), "--root", 0, kMaxProcs - 1);
+}
+
+// The root the file's ranks are counted from: its root column, else --root,
+// else 0 (files from before the column were all written for root 0).
+int64_t root_of_file(const CirculantCsv& file, std::optional<int64_t> root_given, const std::string& path) {
+  if (file.root && root_given && *file.root != *root_given)
+    throw cli::UsageError("--root " + std::to_string(*root_given) + " disagrees with the root column of '" + path +
+                          "' (" + std::to_string(*file.root) + ")");
+  const int64_t root = file.root.value_or(root_given.value_or(0));
+  if (root >= file.table.p)
+    throw cli::UsageError("--root " + std::to_string(root) + " is not a rank of '" + path + "' (p=" +
+                          std::to_string(file.table.p) + ")");
+  return root;
+}
+
+// The checks count ranks from the root; the failing rank is named as the
+// file numbers it, and the note says how to read the ranks in the detail.
+std::string describe_in_file(Counterexample c, int64_t root) {
+  if (root == 0) return describe(c);
+  c.rank = (c.rank + root) % c.p;
+  const std::string r = std::to_string(root);
+  return describe(c) + " [root " + r + "; ranks in the detail count from the root: v = (rank - " + r + ") mod " +
+         std::to_string(c.p) + "]";
+}
+
+int verify_file(const std::string& path, const std::vector<int64_t>& blocks, std::optional<int64_t> root_given) {
+  std::ifstream in(path);
+  if (!in) throw cli::UsageError("cannot open '" + path + "'");
+  CirculantCsv file;
+  try {
+    file = read_circulant_csv(in, path);
+  } catch (const MalformedInput& e) {
+    std::fprintf(stderr, "collsim verify circulant: malformed schedule: %s\n", e.what());
+    return 2;
+  }
+  const int64_t root = root_of_file(file, root_given, path);
+  const CirculantTable table = counted_from_root(std::move(file.table), root);
+  if (auto failure = check_table(table, blocks)) {
+    std::printf("FAIL %s\n", describe_in_file(*failure, root).c_str());
+    return 1;
+  }
+  std::printf("OK %s: p=%lld root=%lld, conditions 1-4 and Algorithm 1 data flow hold\n", path.c_str(),
+              (long long)table.p, (long long)root);
+  return 0;
 }
 
 }  // namespace
@@ -110,14 +161,15 @@ int verify_circulant(int argc, char** argv) {
 int verify_circulant(int argc, char** argv, const CirculantSweeper& sweeper) {
   cli::po::options_description opts("verify circulant options");
   opts.add_options()("p", value<std::string>(), "range of processor counts A:B (or one p)")(
-      "file", value<std::string>(), "check a schedule CSV (header rank,k,recvblock,sendblock) instead")(
+      "file", value<std::string>(), "check a schedule CSV (header root,rank,k,recvblock,sendblock) instead")(
+      "root", value<std::string>(), "with --file: the root of a CSV without the root column (default 0)")(
       "blocks", value<std::string>(),
       "block counts n for the Algorithm 1 data-flow simulation, e.g. 1,5,40 (default: 1,2,q-1,q,q+1,3q+2)")(
       "threads", value<std::string>()->default_value("1"), "worker threads over the range of p");
   cli::po::variables_map vm;
   if (!cli::parse_options(argc, argv, opts, vm,
                           "usage: collsim verify circulant --p A:B [--blocks LIST] [--threads N]\n"
-                          "       collsim verify circulant --file F.csv [--blocks LIST]\n"
+                          "       collsim verify circulant --file F.csv [--root R] [--blocks LIST]\n"
                           "Checks the four correctness conditions of Traff 2024 §2, Lemma 5, Theorem 3 and a\n"
                           "data-flow simulation of Algorithm 1. Exit 0: all hold; 1: counterexample; 2: bad input."))
     return 0;
@@ -126,24 +178,8 @@ int verify_circulant(int argc, char** argv, const CirculantSweeper& sweeper) {
   if (vm.count("blocks")) blocks = cli::parse_list(vm["blocks"].as<std::string>(), "--blocks", 1, 1 << 20);
   const int threads = static_cast<int>(cli::parse_int(vm["threads"].as<std::string>(), "--threads", 1, 256));
 
-  if (vm.count("file")) {
-    const std::string path = vm["file"].as<std::string>();
-    std::ifstream in(path);
-    if (!in) throw cli::UsageError("cannot open '" + path + "'");
-    CirculantTable t;
-    try {
-      t = read_circulant_csv(in, path);
-    } catch (const MalformedInput& e) {
-      std::fprintf(stderr, "collsim verify circulant: malformed schedule: %s\n", e.what());
-      return 2;
-    }
-    if (auto failure = check_table(t, blocks)) {
-      std::printf("FAIL %s\n", describe(*failure).c_str());
-      return 1;
-    }
-    std::printf("OK %s: p=%lld, conditions 1-4 and Algorithm 1 data flow hold\n", path.c_str(), (long long)t.p);
-    return 0;
-  }
+  if (vm.count("file")) return verify_file(vm["file"].as<std::string>(), blocks, root_option(vm));
+  if (vm.count("root")) throw cli::UsageError("--root applies to --file only");
   const cli::Range range = cli::parse_range(vm["p"].as<std::string>(), "--p", 1, kMaxProcs);
   const auto start = std::chrono::steady_clock::now();
   const CirculantSweep result = sweeper(range, blocks, threads);

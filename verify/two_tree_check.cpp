@@ -180,7 +180,7 @@ std::optional<Counterexample> verify_two_tree_p(int64_t p, int64_t root, Colorin
 }
 
 TwoTreeTable read_two_tree_csv(std::istream& in, const std::string& source_name) {
-  const auto rows = read_int_csv(in, "tree,rank,parent,color", source_name);
+  const auto rows = read_int_csv(in, {"tree,rank,parent,color"}, source_name).rows;
   auto at = [&](int64_t line) { return source_name + ":" + str(line); };
   int64_t p = 0;
   for (const CsvRow& row : rows) {
