@@ -18,6 +18,15 @@ namespace {
 
 using cli::po::value;
 
+// The broadcast root of a checked table: the one rank without a parent. A
+// file names it only implicitly (the rank without rows, the tree roots'
+// parent), so the OK line says which root the trees were checked against.
+int64_t broadcast_root(const TwoTreeTable& t) {
+  int64_t r = 0;
+  while (t.parent_of(1, r) >= 0) ++r;
+  return r;
+}
+
 int verify_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw cli::UsageError("cannot open '" + path + "'");
@@ -32,8 +41,8 @@ int verify_file(const std::string& path) {
     std::printf("FAIL %s\n", describe(*failure).c_str());
     return 1;
   }
-  std::printf("OK %s: p=%lld, trees, in-order numbering, depth, leaf/interior and Lemma 1 hold\n", path.c_str(),
-              (long long)t.p);
+  std::printf("OK %s: p=%lld root=%lld, trees, in-order numbering, depth, leaf/interior and Lemma 1 hold\n",
+              path.c_str(), (long long)t.p, (long long)broadcast_root(t));
   return 0;
 }
 
