@@ -48,7 +48,10 @@ bool parse_options(int argc, char** argv, const po::options_description& options
   try {
     po::command_line_parser parser(argc, argv);  // skips argv[0]
     parser.options(all);
-    if (positional) parser.positional(*positional);
+    // An empty description makes every stray word an error ("too many
+    // positional options"); without one Boost drops them silently.
+    const po::positional_options_description none;
+    parser.positional(positional ? *positional : none);
     po::store(parser.run(), vm);
     if (vm.count("help")) {
       std::cout << usage << "\n\n" << all << "\n";

@@ -5,6 +5,7 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "output.hpp"
 
 namespace {
 
@@ -20,9 +21,17 @@ constexpr collsim::cli::Entry kSubcommands[] = {
 
 }  // namespace
 
+// Exit status: the subcommand's own (0 done, 1 a wrong result or a failed
+// check), 1 when an output could not be written (standard output included),
+// 2 for bad input and everything else that stopped the command.
 int main(int argc, char** argv) {
   try {
-    return collsim::cli::dispatch("collsim", kSubcommands, argc, argv);
+    const int status = collsim::cli::dispatch("collsim", kSubcommands, argc, argv);
+    collsim::sim::finish_stdout();
+    return status;
+  } catch (const collsim::sim::OutputError& e) {
+    std::fprintf(stderr, "collsim: error: %s\n", e.what());
+    return 1;
   } catch (const std::exception& e) {  // cli::UsageError, std::invalid_argument, ...
     std::fprintf(stderr, "collsim: error: %s\n", e.what());
     return 2;

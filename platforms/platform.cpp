@@ -54,16 +54,24 @@ const Platform* find_preset(const std::string& name) {
 }
 
 void validate(const Platform& pf) {
-  auto nonneg = [](double v, const char* what) {
-    if (!std::isfinite(v) || v < 0) throw std::invalid_argument(std::string(what) + " must be finite and >= 0");
+  // Above an hour per message or byte, SimGrid's clock (double seconds, with
+  // nanosecond-scale increments) loses the times; one hour is far beyond any
+  // network, so larger values are refused instead of simulated wrongly.
+  constexpr double kLongest = 3600;
+  auto nonneg = [&](double v, const char* what) {
+    if (!std::isfinite(v) || v < 0 || v > kLongest)
+      throw std::invalid_argument(std::string(what) + " must be in [0, 3600] s");
+  };
+  auto positive = [&](double v, const char* what) {
+    if (!std::isfinite(v) || v <= 0 || v > kLongest)
+      throw std::invalid_argument(std::string(what) + " must be in (0, 3600] s/B");
   };
   nonneg(pf.alpha, "alpha");
   nonneg(pf.intra_alpha, "intra-node alpha");
   // Bandwidth is 1/β: zero β would be an infinitely fast link, which SimGrid cannot express.
-  if (!std::isfinite(pf.beta) || pf.beta <= 0) throw std::invalid_argument("beta must be finite and > 0");
-  if (!std::isfinite(pf.gamma) || pf.gamma <= 0) throw std::invalid_argument("gamma must be finite and > 0");
-  if (pf.cores_per_node > 1 && (!std::isfinite(pf.intra_beta) || pf.intra_beta <= 0))
-    throw std::invalid_argument("intra-node beta must be finite and > 0 when cores-per-node > 1");
+  positive(pf.beta, "beta");
+  positive(pf.gamma, "gamma");
+  if (pf.cores_per_node > 1) positive(pf.intra_beta, "intra-node beta (with cores-per-node > 1)");
   if (pf.nodes < 1 || pf.nodes > (int64_t{1} << 24)) throw std::invalid_argument("nodes must be in [1, 2^24]");
   if (pf.cores_per_node < 1 || pf.cores_per_node > 4096)
     throw std::invalid_argument("cores-per-node must be in [1, 4096]");

@@ -77,6 +77,12 @@ class CirculantSchedule {
 };
 
 // Maps between real ranks and the root-0 numbering the schedules use.
+// Algorithm 1's first round for n blocks: rounds run over [x, x + n − 1 + q)
+// with x = (q − (n − 1) mod q) mod q, so that the last round moves block
+// n − 1 (p = 1: q = 0, no rounds, x = 0). The broadcast, its plan and the
+// verifier's data flow all take x from here.
+inline int64_t algorithm1_first_round(int q, int64_t n) { return q == 0 ? 0 : (q - (n - 1) % q) % q; }
+
 inline int64_t virtual_rank(int64_t rank, int64_t root, int64_t p) { return (rank - root + p) % p; }
 inline int64_t real_rank(int64_t vrank, int64_t root, int64_t p) { return (vrank + root) % p; }
 

@@ -3,11 +3,14 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 namespace collsim::test {
 
@@ -30,9 +33,43 @@ inline CliResult run_command(const std::string& command, bool with_stderr = fals
   return result;
 }
 
+// Runs collsim with `args` as its argument vector (no shell: the words reach
+// collsim exactly as given, quotes and `$(...)` included); stdout and stderr
+// together.
+inline CliResult run_collsim_argv(const std::vector<std::string>& args) {
+  std::vector<char*> argv{const_cast<char*>(COLLSIM_BIN)};
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  int out[2];
+  CliResult result{-1, ""};
+  if (pipe(out) != 0) return result;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(out[1], 1);
+    dup2(out[1], 2);
+    close(out[0]);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  close(out[1]);
+  std::array<char, 4096> buf;
+  for (ssize_t got; (got = read(out[0], buf.data(), buf.size())) > 0;) result.out.append(buf.data(), size_t(got));
+  close(out[0]);
+  int raw = 0;
+  waitpid(pid, &raw, 0);
+  result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return result;
+}
+
 // `args` is appended to the collsim path as shell words.
 inline CliResult run_collsim(const std::string& args, bool with_stderr = false) {
   return run_command(std::string(COLLSIM_BIN) + " " + args, with_stderr);
+}
+
+// The whole file, or "" when it cannot be read.
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 // Writes `text` to a fresh file under the test's temporary directory.

@@ -18,7 +18,7 @@
 
 #include "gpu_launch.hpp"
 #include "gpu_platform.hpp"
-#include "gpu_registry.hpp"
+#include "gpu_catalog.hpp"
 #include "vector_data.hpp"
 #include "run_cli.hpp"
 
@@ -92,7 +92,7 @@ TEST(Partitioned, LayerChecksPassWithTwoAndThreeRanks) {
     pf.procs_per_node = ranks;
     pf.procs_per_socket = ranks;
     pf.gpus_per_node = 1;
-    const SmpiResult r = run_smpirun(pf, PARTITIONED_CHECK_LIB, "");
+    const SmpiResult r = run_smpirun(pf, PARTITIONED_CHECK_LIB, {});
     EXPECT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
     for (const char* check : {"tags", "out-of-order", "helper-thread", "two-channels", "errors", "size-mismatch"})

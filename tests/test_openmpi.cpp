@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "launch.hpp"
-#include "registry.hpp"
+#include "catalog.hpp"
 #include "run_cli.hpp"
 
 namespace collsim::sim {

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "registry.hpp"
+#include "catalog.hpp"
 #include "run_cli.hpp"
 
 namespace collsim::sim {

@@ -7,7 +7,7 @@
 
 #include "launch.hpp"
 #include "platform.hpp"
-#include "registry.hpp"
+#include "catalog.hpp"
 #include "run_cli.hpp"
 #include "sim_request.hpp"
 
@@ -123,7 +123,8 @@ TEST(ScaleMode, ReductionTemporariesCostNoMemory) {
 TEST(ScaleMode, CatchesAWrongResultWhereItTurnsOnByItself) {
   const std::string run = "run --collective reduce --algo smpi:ompi_binomial --size 1KiB --root 3 --format csv --p " +
                           std::to_string(kScaleAutoRanks);
-  const auto wrong = run_collsim(run + " --op matmul");
+  EXPECT_EQ(run_collsim(run + " --op matmul", true).status, 2) << "commutative-only: refused";
+  const auto wrong = run_collsim(run + " --op matmul --ignore-restrictions");
   EXPECT_EQ(wrong.status, 1) << wrong.out;
   EXPECT_NE(wrong.out.find(",3,1,matmul,,0,1,"), std::string::npos) << wrong.out;  // root 3, reps 1, correct 0
   const auto right = run_collsim(run);

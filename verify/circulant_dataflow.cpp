@@ -34,7 +34,7 @@
 namespace collsim {
 
 BroadcastRun algorithm1_run(int64_t n, int q) {
-  const int x = q == 0 ? 0 : static_cast<int>((q - (n - 1) % q) % q);
+  const int x = static_cast<int>(algorithm1_first_round(q, n));
   return {n, x, x};
 }
 

@@ -16,15 +16,22 @@
 // and receive twice per step (up to its parent and down to a child, and the
 // reverse), which the one-ported colouring does not cover; left out.
 // Limits: any p, any count, n ≥ 1. Memory: as two-tree reduce.
+#ifdef COLLSIM_RANK
 #include "collective.hpp"
+#endif  // COLLSIM_RANK
 #include "two_tree_pipeline.hpp"
+#ifdef COLLSIM_RANK
 #include "window.hpp"
+#endif  // COLLSIM_RANK
 
 namespace collsim::sim {
 
+#ifdef COLLSIM_RANK
 void bcast_two_tree(const CollArgs& a);
+#endif  // COLLSIM_RANK
 double model_bcast_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
 
+#ifdef COLLSIM_RANK
 void allreduce_two_tree(const CollArgs& a) {
   int p = 0, rank = 0;
   MPI_Comm_size(a.comm, &p);
@@ -41,6 +48,7 @@ void allreduce_two_tree(const CollArgs& a) {
   two_tree_reduce(to_last, p - 1, acc, static_cast<char*>(a.buf));
   bcast_two_tree(to_last);
 }
+#endif  // COLLSIM_RANK
 
 double model_allreduce_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   return two_tree_reduce_model(net, p, bytes, blocks) + model_bcast_two_tree(net, p, bytes, blocks);

@@ -13,6 +13,7 @@
 
 namespace collsim::sim {
 
+#ifdef COLLSIM_RANK
 void bcast_binary_tree_pipeline(const CollArgs& a) {
   int p = 0, rank = 0;
   MPI_Comm_size(a.comm, &p);
@@ -22,6 +23,7 @@ void bcast_binary_tree_pipeline(const CollArgs& a) {
   const int count = static_cast<int>(std::clamp<int64_t>(p - children[0], 0, 2));
   tree_pipeline(a, p, r == 0 ? -1 : (r - 1) / 2, children, count);
 }
+#endif  // COLLSIM_RANK
 
 double model_bcast_binary_tree_pipeline(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   // path(v) = path(parent) + 1 for a left child (odd v), + 2 for a right child.

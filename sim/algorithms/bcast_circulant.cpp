@@ -15,12 +15,16 @@
 // These rules are the ones verify/'s data-flow simulation proves for every p.
 #include <algorithm>
 
+#include "catalog.hpp"
 #include "circulant.hpp"
+#ifdef COLLSIM_RANK
 #include "collective.hpp"
 #include "window.hpp"
+#endif  // COLLSIM_RANK
 
 namespace collsim::sim {
 
+#ifdef COLLSIM_RANK
 void bcast_circulant(const CollArgs& a) {
   int p = 0, rank = 0;
   MPI_Comm_size(a.comm, &p);
@@ -32,7 +36,7 @@ void bcast_circulant(const CollArgs& a) {
   int recvblock[kMaxRounds], sendblock[kMaxRounds];
   s.recv(r, recvblock);
   s.send(r, sendblock);
-  const int64_t x = (q - (n - 1) % q) % q;
+  const int64_t x = algorithm1_first_round(q, n);
   // Block n − 1 stands in for every block beyond it, so a rank may be sent it
   // again after it has it (and may be sending it in that very round): such a
   // copy goes to scratch, never over the buffer being sent from.
@@ -63,6 +67,7 @@ void bcast_circulant(const CollArgs& a) {
                  MPI_STATUS_IGNORE);
   }
 }
+#endif  // COLLSIM_RANK
 
 double model_bcast_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   const int q = ceil_log2(p);

@@ -9,6 +9,7 @@
 
 namespace collsim::sim {
 
+#ifdef COLLSIM_RANK
 void bcast_linear_pipeline(const CollArgs& a) {
   int p = 0, rank = 0;
   MPI_Comm_size(a.comm, &p);
@@ -16,6 +17,7 @@ void bcast_linear_pipeline(const CollArgs& a) {
   const int64_t r = virtual_rank(rank, a.root, p), next = r + 1;
   tree_pipeline(a, p, r - 1, &next, next < p ? 1 : 0);
 }
+#endif  // COLLSIM_RANK
 
 double model_bcast_linear_pipeline(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   return tree_pipeline_model(net, bytes, blocks, p > 1 ? 1 : 0, p - 1);

@@ -10,8 +10,12 @@
 // Limits: any p, any root; no ⊕. Memory: none beyond the buffer.
 #include <algorithm>
 
+#include "blocks.hpp"
+#include "catalog.hpp"
 #include "circulant.hpp"
+#ifdef COLLSIM_RANK
 #include "collective.hpp"
+#endif  // COLLSIM_RANK
 
 namespace collsim::sim {
 
@@ -25,6 +29,7 @@ Span pieces(int64_t bytes, int64_t p, int64_t first, int64_t count) {
 
 }  // namespace
 
+#ifdef COLLSIM_RANK
 void bcast_scatter_allgather(const CollArgs& a) {
   int p = 0, rank = 0;
   MPI_Comm_size(a.comm, &p);
@@ -53,6 +58,7 @@ void bcast_scatter_allgather(const CollArgs& a) {
                  MPI_BYTE, real(r - 1), 1, a.comm, MPI_STATUS_IGNORE);
   }
 }
+#endif  // COLLSIM_RANK
 
 double model_bcast_scatter_allgather(const Net& net, int64_t p, int64_t bytes, int64_t) {
   if (bytes == 0 || p == 1) return 0;

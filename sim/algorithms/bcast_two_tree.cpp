@@ -76,11 +76,15 @@
 //   step 6:                            1→0 b3
 #include <algorithm>
 
+#include "catalog.hpp"
+#ifdef COLLSIM_RANK
 #include "collective.hpp"
+#endif  // COLLSIM_RANK
 #include "two_tree_steps.hpp"
 
 namespace collsim::sim {
 
+#ifdef COLLSIM_RANK
 void bcast_two_tree(const CollArgs& a) {
   int p = 0, rank = 0;
   MPI_Comm_size(a.comm, &p);
@@ -102,6 +106,7 @@ void bcast_two_tree(const CollArgs& a) {
                  a.comm, MPI_STATUS_IGNORE);
   });
 }
+#endif  // COLLSIM_RANK
 
 double model_bcast_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   if (p < 2 || bytes == 0) return 0;

@@ -50,6 +50,7 @@ std::vector<Block> blocks_of(int64_t p) {
   return bs;
 }
 
+#ifdef COLLSIM_RANK
 // The range halving_reduce_scatter leaves member v of a block of `size`.
 Range range_of(int64_t v, int64_t size, int64_t nseg) {
   Range r{0, nseg};
@@ -115,6 +116,7 @@ Place scatter_blocks(const Red& red, const std::vector<Block>& bs, char* acc, ch
   if (me.b > 0) hand_over(red, bs[me.b], bs[me.b - 1], acc, tmp, true);
   return me;
 }
+#endif  // COLLSIM_RANK
 
 // Model: the times block b's reduce-scatter and the hand-over chain end.
 std::vector<double> scatter_times(const Net& net, const std::vector<Block>& bs, double m) {
@@ -136,6 +138,7 @@ std::vector<double> scatter_times(const Net& net, const std::vector<Block>& bs, 
 
 }  // namespace
 
+#ifdef COLLSIM_RANK
 void allreduce_binary_blocks(const CollArgs& a) {
   int p = 0;
   MPI_Comm_size(a.comm, &p);
@@ -171,6 +174,7 @@ void reduce_binary_blocks(const CollArgs& a) {
   const Group g{bs[0].size, [root, outside](int64_t u) { return static_cast<int>(outside && u == 0 ? root : u); }};
   binomial_gather(red, g, v, outside ? 0 : root, range_of(v, bs[0].size, red.nseg), acc);
 }
+#endif  // COLLSIM_RANK
 
 double model_allreduce_binary_blocks(const Net& net, int64_t p, int64_t bytes, int64_t) {
   if (bytes == 0 || p == 1) return 0;

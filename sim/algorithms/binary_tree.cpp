@@ -14,15 +14,19 @@
 // ranks rotated to the root; a non-commutative one reduces to rank 0, which
 // sends the result to the root (one more α + mβ; not in the model, which is
 // the commutative or root-0 case). Any count. Memory: two vectors of m.
+#include "binomial_tree.hpp"
 #include "circulant.hpp"
 #include "reduction_phases.hpp"
 
 namespace collsim::sim {
 
+#ifdef COLLSIM_RANK
 void bcast_binomial(const CollArgs&);
+#endif  // COLLSIM_RANK
 
 using namespace phases;
 
+#ifdef COLLSIM_RANK
 namespace {
 
 // Reduces every input into acc at (real) rank `top`, rotating ranks by `top`;
@@ -31,13 +35,13 @@ void tree_reduce(const Red& red, int top, char* acc) {
   const int64_t p = red.p, v = virtual_rank(red.rank, top, p);
   const Span all{0, red.a.bytes};
   Scratch tmp(red.a, Scratch::Kind::vector, red.a.bytes);
-  for (int64_t d = 1; d < p; d <<= 1) {
-    if (v & d) return red.send(acc, all, static_cast<int>(real_rank(v - d, top, p)));
+  for (int64_t d = 1; d < binomial_child_span(v, p); d <<= 1) {  // smallest subtree first
     if (v + d < p) {
       red.recv(tmp.data(), all, static_cast<int>(real_rank(v + d, top, p)));
       red.append(acc, tmp.data(), all);
     }
   }
+  if (v != 0) red.send(acc, all, static_cast<int>(real_rank(binomial_parent(v), top, p)));
 }
 
 }  // namespace
@@ -64,6 +68,7 @@ void allreduce_binary_tree(const CollArgs& a) {
   bcast.scale = a.scale;
   bcast_binomial(bcast);
 }
+#endif  // COLLSIM_RANK
 
 double model_reduce_binary_tree(const Net& net, int64_t p, int64_t bytes, int64_t) {
   const double m = static_cast<double>(bytes);

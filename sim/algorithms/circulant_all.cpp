@@ -7,12 +7,17 @@
 #include <utility>
 
 #include "circulant_plan.hpp"
+#ifdef COLLSIM_RANK
 #include "collective.hpp"
+#endif  // COLLSIM_RANK
 #include "scale.hpp"
+#ifdef COLLSIM_RANK
 #include "window.hpp"
+#endif  // COLLSIM_RANK
 
 namespace collsim::sim {
 
+#ifdef COLLSIM_RANK
 namespace {
 
 // One move of a broadcast: virtual rank v sends or receives `block`.
@@ -200,6 +205,7 @@ void circulant_reduce_scatter(const CollArgs& a, char* acc, const Segments& seg)
     msg.copy(acc, recv.pieces, seg.unit, msg.mine.data(), false);
   });
 }
+#endif  // COLLSIM_RANK
 
 double circulant_all_model(const Net& net, int64_t p, int64_t bytes, int64_t blocks, bool reduces) {
   const CirculantSchedule s(p);

@@ -27,16 +27,23 @@
 // one block per root.
 #pragma once
 
-#include <mpi.h>
-
 #include <cstdint>
 #include <vector>
 
+#include "catalog.hpp"
+
+#ifdef COLLSIM_RANK
 #include "collective.hpp"
-#include "registry.hpp"
+#endif
 
 namespace collsim::sim {
 
+// Σ_i (message(c_i b) [+ γ c_i b]) for p even segments of bytes/p and n blocks:
+// the model of the two cores above. half duplex: a round's send and receive
+// share the link (seed 004's fβ = 2).
+double circulant_all_model(const Net& net, int64_t p, int64_t bytes, int64_t blocks, bool reduces);
+
+#ifdef COLLSIM_RANK
 // Segment j of the vector, in units of `unit` bytes: [displs[j], displs[j] +
 // counts[j]) where counts are given, else block j of `count` units cut
 // evenly into p (block_span). In scale mode displs must increase with j (the
@@ -64,10 +71,6 @@ void circulant_allgather(const CollArgs& a, char* buf, const Segments& seg);
 // rank's segment r (in an order set by the schedule: commutative ⊕ only).
 // The rest of acc is scratch.
 void circulant_reduce_scatter(const CollArgs& a, char* acc, const Segments& seg);
-
-// Σ_i (message(c_i b) [+ γ c_i b]) for p even segments of bytes/p and n blocks:
-// the model of the two cores above. half duplex: a round's send and receive
-// share the link (seed 004's fβ = 2).
-double circulant_all_model(const Net& net, int64_t p, int64_t bytes, int64_t blocks, bool reduces);
+#endif  // COLLSIM_RANK
 
 }  // namespace collsim::sim

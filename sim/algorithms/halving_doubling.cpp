@@ -29,6 +29,7 @@ using namespace phases;
 
 namespace {
 
+#ifdef COLLSIM_RANK
 // Runs the pre-step on a paired rank: afterwards the survivor's acc holds the
 // pair's ⊕ over the whole vector. Halves are base segments [0, p'/2), [p'/2, p').
 void fold_halves(const Red& red, const Fold& f, char* acc, char* tmp) {
@@ -50,6 +51,7 @@ Range scatter(const Red& red, const Fold& f, char* acc, char* tmp) {
   if (!f.survives(red.rank)) return {0, 0};
   return halving_reduce_scatter(red, survivors(f), f.virt(red.rank), acc, tmp);
 }
+#endif  // COLLSIM_RANK
 
 double scatter_model(const Net& net, int64_t p, int64_t bytes) {
   const Fold f(p, -1);
@@ -61,6 +63,7 @@ double scatter_model(const Net& net, int64_t p, int64_t bytes) {
 
 }  // namespace
 
+#ifdef COLLSIM_RANK
 void allreduce_halving_doubling(const CollArgs& a) {
   int p = 0;
   MPI_Comm_size(a.comm, &p);
@@ -86,6 +89,7 @@ void reduce_halving_doubling(const CollArgs& a) {
   if (f.survives(red.rank))
     binomial_gather(red, survivors(f), f.virt(red.rank), f.virt(a.root), mine, acc);
 }
+#endif  // COLLSIM_RANK
 
 double model_allreduce_halving_doubling(const Net& net, int64_t p, int64_t bytes, int64_t) {
   if (bytes == 0 || p == 1) return 0;

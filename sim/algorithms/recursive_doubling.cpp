@@ -25,6 +25,7 @@ using namespace phases;
 
 namespace {
 
+#ifdef COLLSIM_RANK
 // Leaves the ⊕ of all inputs in acc on every survivor of f.
 void fold_and_double(const Red& red, const Fold& f, char* acc, char* tmp) {
   const Span all{0, red.a.bytes};
@@ -41,6 +42,7 @@ void fold_and_double(const Red& red, const Fold& f, char* acc, char* tmp) {
     red.combine(acc, tmp, all, (v & d) == 0);
   }
 }
+#endif  // COLLSIM_RANK
 
 double doubling_model(const Net& net, int64_t p, int64_t bytes) {
   const Fold f(p, -1);
@@ -52,6 +54,7 @@ double doubling_model(const Net& net, int64_t p, int64_t bytes) {
 
 }  // namespace
 
+#ifdef COLLSIM_RANK
 void allreduce_recursive_doubling(const CollArgs& a) {
   int p = 0;
   MPI_Comm_size(a.comm, &p);
@@ -73,6 +76,7 @@ void reduce_recursive_doubling(const CollArgs& a) {
   Scratch scratch, tmp(a, Scratch::Kind::vector, a.bytes);
   fold_and_double(red, f, working_copy(red, red.rank == a.root ? a.buf : nullptr, scratch), tmp.data());
 }
+#endif  // COLLSIM_RANK
 
 double model_allreduce_recursive_doubling(const Net& net, int64_t p, int64_t bytes, int64_t) {
   if (bytes == 0 || p == 1) return 0;

@@ -20,12 +20,16 @@
 // blocks). Memory: one accumulator of m bytes (non-roots) and one block.
 #include <algorithm>
 
+#include "catalog.hpp"
 #include "circulant_plan.hpp"
+#ifdef COLLSIM_RANK
 #include "collective.hpp"
 #include "window.hpp"
+#endif  // COLLSIM_RANK
 
 namespace collsim::sim {
 
+#ifdef COLLSIM_RANK
 void reduce_circulant(const CollArgs& a) {
   int p = 0, rank = 0, esize = 0;
   MPI_Comm_size(a.comm, &p);
@@ -58,6 +62,7 @@ void reduce_circulant(const CollArgs& a) {
     if (in_block >= 0 && got.count() > 0) MPI_Reduce_local(into, acc + got.begin * esize, got.count(), a.type, a.op);
   }
 }
+#endif  // COLLSIM_RANK
 
 double model_reduce_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   const int q = ceil_log2(p);

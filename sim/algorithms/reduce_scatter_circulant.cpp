@@ -15,11 +15,14 @@
 #include <vector>
 
 #include "circulant_all.hpp"
+#ifdef COLLSIM_RANK
 #include "collective.hpp"
 #include "window.hpp"
+#endif  // COLLSIM_RANK
 
 namespace collsim::sim {
 
+#ifdef COLLSIM_RANK
 void reduce_scatter_circulant(const CollArgs& a) {
   int p = 0, rank = 0, esize = 0;
   MPI_Comm_size(a.comm, &p);
@@ -38,6 +41,7 @@ void reduce_scatter_circulant(const CollArgs& a) {
   circulant_reduce_scatter(a, acc.data(), seg);
   copy_real(a.buf, acc.data() + seg(rank).begin * esize, a.counts[rank] * int64_t{esize});
 }
+#endif  // COLLSIM_RANK
 
 double model_reduce_scatter_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   return circulant_all_model(net, p, bytes, blocks, true);

@@ -28,12 +28,17 @@
 // schedule has exactly the broadcast's steps, n + Λ ≤ n + 2⌈log2 p⌉ − 2.
 // Limits: any p, any root, any count, n ≥ 1.
 // Memory: the accumulator (m bytes; the root's buf) plus one block of scratch.
+#ifdef COLLSIM_RANK
 #include "collective.hpp"
+#endif  // COLLSIM_RANK
 #include "two_tree_pipeline.hpp"
+#ifdef COLLSIM_RANK
 #include "window.hpp"
+#endif  // COLLSIM_RANK
 
 namespace collsim::sim {
 
+#ifdef COLLSIM_RANK
 void reduce_two_tree(const CollArgs& a) {
   int rank = 0;
   MPI_Comm_rank(a.comm, &rank);
@@ -49,6 +54,7 @@ void reduce_two_tree(const CollArgs& a) {
   copy_real(acc, a.sendbuf, a.bytes);
   two_tree_reduce(a, tree_root, acc, static_cast<char*>(a.buf));
 }
+#endif  // COLLSIM_RANK
 
 double model_reduce_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   return two_tree_reduce_model(net, p, bytes, blocks);

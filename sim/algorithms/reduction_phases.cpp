@@ -4,6 +4,7 @@
 
 namespace collsim::sim::phases {
 
+#ifdef COLLSIM_RANK
 Red::Red(const CollArgs& args, int64_t segments) : a(args), nseg(segments) {
   MPI_Comm_size(a.comm, &p);
   MPI_Comm_rank(a.comm, &rank);
@@ -61,9 +62,11 @@ char* working_copy(const Red& red, void* buf, Scratch& scratch) {
   copy_real(acc, red.a.sendbuf, red.a.bytes);
   return acc;
 }
+#endif  // COLLSIM_RANK
 
 Fold::Fold(int64_t p_, int root_) : p(p_), pow2(int64_t{1} << floor_log2(p_)), r(p_ - pow2), root(root_) {}
 
+#ifdef COLLSIM_RANK
 Group survivors(const Fold& f) {
   return {f.pow2, [&f](int64_t v) { return f.real(v); }};
 }
@@ -140,6 +143,7 @@ void ring_allgather(const Red& red, char* acc) {
                  static_cast<int>((r - 1 + p) % p));
   }
 }
+#endif  // COLLSIM_RANK
 
 double oneway(const Net& net, double b) { return net.alpha + (b + static_cast<double>(net.envelope)) * net.beta; }
 

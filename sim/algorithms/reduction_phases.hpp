@@ -24,11 +24,41 @@
 #include <functional>
 #include <vector>
 
+#include "catalog.hpp"
+
+#ifdef COLLSIM_RANK
 #include "collective.hpp"
 #include "window.hpp"
+#endif
 
 namespace collsim::sim::phases {
 
+// §2.5: p = p' + r with p' = 2^⌊lg p⌋. Pairs (2i, 2i + 1), i < r, fold into
+// one survivor each, 2i, or 2i + 1 where that is the reduce root (the paper's
+// role swap); the other ranks move down by r. Virtual ranks 0 .. p' − 1 keep
+// rank order, so ⊕ in virtual-rank order is ⊕ in rank order.
+struct Fold {
+  int64_t p, pow2, r;
+  int root;  // -1: no root (allreduce)
+  Fold(int64_t p_, int root_);
+  int64_t survivor(int64_t pair) const { return 2 * pair + (root == 2 * pair + 1 ? 1 : 0); }
+  bool paired(int64_t rank) const { return rank < 2 * r; }
+  bool survives(int64_t rank) const { return !paired(rank) || survivor(rank / 2) == rank; }
+  int64_t virt(int64_t rank) const { return paired(rank) ? rank / 2 : rank - r; }
+  int real(int64_t v) const { return static_cast<int>(v < r ? survivor(v) : v + r); }
+};
+
+// Model pieces: a message of b bytes alone on its links, and one of b bytes
+// each way at once (or any step where a rank sends and receives b bytes):
+// SimGrid's SHARED (half-duplex) links split the bandwidth between the two
+// flows, so it costs α + 2(b + envelope)β there — seed 004's bi-directional
+// step with fβ = βuni/β = 1/2; its fα is 1 on our platforms (latency is not
+// shared).
+double oneway(const Net& net, double b);
+double exchange(const Net& net, double b);
+int floor_log2(int64_t p);
+
+#ifdef COLLSIM_RANK
 // One rank's view of a reduction over a.comm.
 struct Red {
   const CollArgs& a;
@@ -59,21 +89,6 @@ struct Red {
 // The input vector copied into a full-length working vector: buf where the
 // rank has one (allreduce, the reduce root), else `scratch`.
 char* working_copy(const Red& red, void* buf, Scratch& scratch);
-
-// §2.5: p = p' + r with p' = 2^⌊lg p⌋. Pairs (2i, 2i + 1), i < r, fold into
-// one survivor each, 2i, or 2i + 1 where that is the reduce root (the paper's
-// role swap); the other ranks move down by r. Virtual ranks 0 .. p' − 1 keep
-// rank order, so ⊕ in virtual-rank order is ⊕ in rank order.
-struct Fold {
-  int64_t p, pow2, r;
-  int root;  // -1: no root (allreduce)
-  Fold(int64_t p_, int root_);
-  int64_t survivor(int64_t pair) const { return 2 * pair + (root == 2 * pair + 1 ? 1 : 0); }
-  bool paired(int64_t rank) const { return rank < 2 * r; }
-  bool survives(int64_t rank) const { return !paired(rank) || survivor(rank / 2) == rank; }
-  int64_t virt(int64_t rank) const { return paired(rank) ? rank / 2 : rank - r; }
-  int real(int64_t v) const { return static_cast<int>(v < r ? survivor(v) : v + r); }
-};
 
 // A power-of-two group of ranks: virtual rank v (0 .. size − 1) is real rank
 // real(v); consecutive virtual ranks cover consecutive rank ranges.
@@ -119,15 +134,6 @@ void binomial_gather(const Red& red, const Group& g, int64_t v, int64_t root_v, 
 void ring_reduce_scatter(const Red& red, const char* in, char* acc);
 // Ring allgather (stride 1, p − 1 steps) of the chunks of acc.
 void ring_allgather(const Red& red, char* acc);
-
-// Model pieces: a message of b bytes alone on its links, and one of b bytes
-// each way at once (or any step where a rank sends and receives b bytes):
-// SimGrid's SHARED (half-duplex) links split the bandwidth between the two
-// flows, so it costs α + 2(b + envelope)β there — seed 004's bi-directional
-// step with fβ = βuni/β = 1/2; its fα is 1 on our platforms (latency is not
-// shared).
-double oneway(const Net& net, double b);
-double exchange(const Net& net, double b);
-int floor_log2(int64_t p);
+#endif  // COLLSIM_RANK
 
 }  // namespace collsim::sim::phases

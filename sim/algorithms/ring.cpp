@@ -22,6 +22,7 @@ namespace collsim::sim {
 
 using namespace phases;
 
+#ifdef COLLSIM_RANK
 void allreduce_ring(const CollArgs& a) {
   int p = 0;
   MPI_Comm_size(a.comm, &p);
@@ -45,6 +46,7 @@ void reduce_ring(const CollArgs& a) {
   for (int from = 0; from < p; ++from)
     if (from != a.root) red.recv(acc, red.bytes(from, from + 1), from);
 }
+#endif  // COLLSIM_RANK
 
 namespace {
 

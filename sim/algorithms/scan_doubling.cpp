@@ -22,14 +22,20 @@
 #include <algorithm>
 #include <vector>
 
+#include "catalog.hpp"
+#ifdef COLLSIM_RANK
 #include "collective.hpp"
+#endif  // COLLSIM_RANK
 #include "scan_plans.hpp"
+#ifdef COLLSIM_RANK
 #include "window.hpp"
+#endif  // COLLSIM_RANK
 
 namespace collsim::sim {
 
 namespace {
 
+#ifdef COLLSIM_RANK
 // T enters W as the plan says; T may be overwritten.
 void combine_into(const CollArgs& a, ScanCombine how, char* w, char* t, int count) {
   switch (how) {
@@ -80,6 +86,7 @@ void run_plan(const char* name, bool inclusive_result, const CollArgs& a) {
   MPI_Reduce_local(w, t.data(), count, a.type, a.op);  // W ⊕ V
   copy_real(w, t.data(), bytes);
 }
+#endif  // COLLSIM_RANK
 
 // The critical path of run_plan on the α-β-γ platform, rank by rank and
 // round by round: a rank posts its Sendrecv after forming its send value
@@ -120,6 +127,7 @@ double plan_time(const char* name, bool inclusive_result, const Net& net, int64_
 
 }  // namespace
 
+#ifdef COLLSIM_RANK
 void exscan_two_op_doubling(const CollArgs& a) { run_plan("two-op-doubling", false, a); }
 void exscan_1_doubling(const CollArgs& a) { run_plan("1-doubling", false, a); }
 void exscan_123_doubling(const CollArgs& a) { run_plan("123-doubling", false, a); }
@@ -127,6 +135,7 @@ void scan_hillis_steele(const CollArgs& a) { run_plan("hillis-steele", true, a);
 void scan_two_op_doubling(const CollArgs& a) { run_plan("two-op-doubling", true, a); }
 void scan_1_doubling(const CollArgs& a) { run_plan("1-doubling", true, a); }
 void scan_123_doubling(const CollArgs& a) { run_plan("123-doubling", true, a); }
+#endif  // COLLSIM_RANK
 
 double model_exscan_two_op_doubling(const Net& n, int64_t p, int64_t m, int64_t) {
   return plan_time("two-op-doubling", false, n, p, m);

@@ -40,12 +40,18 @@
 #include <algorithm>
 #include <vector>
 
+#include "catalog.hpp"
+#ifdef COLLSIM_RANK
 #include "collective.hpp"
+#endif  // COLLSIM_RANK
 #include "two_tree.hpp"
+#ifdef COLLSIM_RANK
 #include "window.hpp"
+#endif  // COLLSIM_RANK
 
 namespace collsim::sim {
 
+#ifdef COLLSIM_RANK
 namespace {
 
 // A rank's place in one tree: -1 where there is no such neighbour.
@@ -220,6 +226,7 @@ void run_two_tree(const CollArgs& a, bool exclusive) {
 
 void scan_two_tree(const CollArgs& a) { run_two_tree(a, false); }
 void exscan_two_tree(const CollArgs& a) { run_two_tree(a, true); }
+#endif  // COLLSIM_RANK
 
 // 4h − 2 + 2(N − 2) steps of one block of ⌈m/N⌉ bytes, N = 2n (see above).
 double model_scan_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
@@ -229,6 +236,11 @@ double model_scan_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t blo
   const int64_t big_n = 2 * blocks, block = (bytes + big_n - 1) / big_n;
   const double steps = static_cast<double>(4 * h - 2 + 2 * (big_n - 2));
   return steps * (net.message(block) + net.gamma * static_cast<double>(block));
+}
+
+
+double model_exscan_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
+  return model_scan_two_tree(net, p, bytes, blocks);  // the same steps; only the last ⊕ differs
 }
 
 }  // namespace collsim::sim

@@ -4,6 +4,7 @@
 
 namespace collsim::sim {
 
+#ifdef COLLSIM_RANK
 void tree_pipeline(const CollArgs& a, int64_t p, int64_t parent, const int64_t* children, int nchildren) {
   if (a.bytes == 0) return;
   auto real = [&](int64_t v) { return static_cast<int>(real_rank(v, a.root, p)); };
@@ -22,6 +23,7 @@ void tree_pipeline(const CollArgs& a, int64_t p, int64_t parent, const int64_t* 
     for (int c = 0; c < nchildren; ++c) MPI_Send(at(a.buf, s.begin), s.count(), MPI_BYTE, real(children[c]), 0, a.comm);
   }
 }
+#endif  // COLLSIM_RANK
 
 double tree_pipeline_model(const Net& net, int64_t bytes, int64_t blocks, int root_children, int64_t longest_path) {
   if (root_children == 0 || bytes == 0) return 0;

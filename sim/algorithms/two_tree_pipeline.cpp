@@ -5,10 +5,13 @@
 
 #include "two_tree.hpp"
 #include "two_tree_steps.hpp"
+#ifdef COLLSIM_RANK
 #include "window.hpp"
+#endif  // COLLSIM_RANK
 
 namespace collsim::sim {
 
+#ifdef COLLSIM_RANK
 namespace {
 
 int element_size(MPI_Datatype type) {
@@ -92,6 +95,7 @@ void two_tree_reduce(const CollArgs& a, int tree_root, char* acc, char* out) {
   });
   fwd.finish();
 }
+#endif  // COLLSIM_RANK
 
 }  // namespace collsim::sim
 

@@ -26,10 +26,19 @@
 
 #include <cstdint>
 
+#include "catalog.hpp"
+
+#ifdef COLLSIM_RANK
 #include "collective.hpp"
+#endif
 
 namespace collsim::sim {
 
+// The reduction's time for the schedule's S steps of ⌈m/n⌉-byte blocks with
+// ⊕ at γ per byte (derivation in reduce_two_tree.cpp); 0 for p = 1 or m = 0.
+double two_tree_reduce_model(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
+
+#ifdef COLLSIM_RANK
 // Reduces every rank's `acc` (count elements of a.type, a.blocks blocks) up
 // the trees rooted at `tree_root`; on return tree_root's acc holds the
 // result (the other ranks' acc is scratch). If a.root ≠ tree_root, tree_root
@@ -38,9 +47,6 @@ void two_tree_reduce(const CollArgs& a, int tree_root, char* acc, char* out);
 
 // The root the trees must use so that a.op's result comes out in rank order.
 int two_tree_root(const CollArgs& a);
-
-// The reduction's time for the schedule's S steps of ⌈m/n⌉-byte blocks with
-// ⊕ at γ per byte (derivation in reduce_two_tree.cpp); 0 for p = 1 or m = 0.
-double two_tree_reduce_model(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
+#endif  // COLLSIM_RANK
 
 }  // namespace collsim::sim

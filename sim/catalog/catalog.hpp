@@ -1,0 +1,107 @@
+// The catalog of collective algorithms (MPI-free, driver and rank side
+// alike): one row per algorithm (name, collective, limits, cost model,
+// one-line description), generated from the one list algorithms.def and
+// read by `collsim run/compare/map` (--algo, --help, errors, restrictions,
+// model columns), by the harness (which row to run; its run function comes
+// from the same list, rank/run_table.hpp) and by the shared tests.
+//
+// Adding an algorithm = one file under sim/algorithms/ (its model, and its
+// run function inside #ifdef COLLSIM_RANK) + one row in algorithms.def.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace collsim::sim {
+
+// What `bytes` (the m of the cost models) means per collective:
+//   bcast          the message
+//   reduce, allreduce, scan, exscan
+//                  each rank's input vector (= its result)
+//   reduce_scatter each rank's input vector; rank r gets counts[r] elements
+//                  of the reduced vector (MPI_Reduce_scatter; equal counts
+//                  are MPI_Reduce_scatter_block)
+//   allgatherv     the gathered vector; rank r contributes counts[r] bytes
+enum class Collective { bcast, reduce, allreduce, reduce_scatter, allgatherv, scan, exscan };
+inline constexpr Collective kCollectives[] = {Collective::bcast,          Collective::reduce,
+                                              Collective::allreduce,      Collective::reduce_scatter,
+                                              Collective::allgatherv,     Collective::scan,
+                                              Collective::exscan};
+const char* collective_name(Collective c);
+// Throws std::invalid_argument listing the known collectives.
+Collective parse_collective(const std::string& name);
+// Does the collective apply ⊕ (and so take --op)?
+bool reduces(Collective c);
+
+// The ⊕ a reduction is checked with (the harness's test data, sim/workload):
+//   bxor    MPI_LONG elements, bitwise xor: commutative (seed 000's Table 1)
+//   matmul  2 x 2 matrices of uint64 (32-byte elements), product mod 2^64:
+//           associative, not commutative, so any reordering shows
+enum class Operator { bxor, matmul };
+const char* operator_name(Operator op);
+Operator parse_operator(const std::string& name);
+int64_t element_bytes(Collective c, Operator op);  // 1 for bcast and allgatherv
+
+// How reduce_scatter and allgatherv split `bytes` over the ranks:
+//   even    as evenly as possible (the first m mod p ranks one element more)
+//   ramp    rank r gets a share proportional to r + 1
+//   single  the root gets everything, the others nothing
+enum class Layout { even, ramp, single };
+const char* layout_name(Layout l);
+Layout parse_layout(const std::string& name);
+
+// The α-β-γ model of seed 004 §2.1, with SMPI's message envelope: a message of
+// m bytes costs α + (m + envelope)β (SMPI adds 16 bytes no setting removes).
+// full_duplex: a rank can send and receive at once at full bandwidth (seed
+// 004's "bi"); otherwise a simultaneous send and receive share the link
+// ("uni": an exchange of m bytes each way costs α + 2mβ, seed 004's fβ = 2).
+struct Net {
+  double alpha;     // seconds per message
+  double beta;      // seconds per byte
+  double gamma;     // seconds per byte of ⊕
+  bool full_duplex = true;
+  int64_t envelope = 16;
+  double message(int64_t bytes) const { return alpha + static_cast<double>(bytes + envelope) * beta; }
+};
+
+// Limits, as bit flags.
+enum Limit : unsigned {
+  kNone = 0,
+  kBlocks = 1u << 0,        // pipelined: takes a block count n (--blocks)
+  kCommutative = 1u << 1,   // needs a commutative ⊕: wrong results with matmul
+  kSmpiBuiltin = 1u << 2,   // a SimGrid built-in, selected by --cfg=smpi/<collective>:<name>
+  kExactModel = 1u << 3,    // the model equals the simulation on full-duplex alphabeta
+};
+
+struct Algorithm {
+  const char* name;  // "circulant", "smpi:ompi", ...
+  Collective collective;
+  unsigned limits;
+  // Predicted seconds for p ranks, `bytes` bytes and n blocks (1 unless
+  // kBlocks); nullptr where no model is claimed (SimGrid's built-ins).
+  double (*model)(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
+  const char* description;
+
+  bool has(Limit l) const { return (limits & l) != 0; }
+  // For built-ins: the name SimGrid knows ("ompi" for "smpi:ompi").
+  std::string builtin_name() const;
+};
+
+const std::vector<Algorithm>& algorithms();
+// The row's position in algorithms() (rank/run_table.cpp keeps the run
+// functions in the same order).
+size_t catalog_index(const Algorithm& a);
+std::vector<const Algorithm*> algorithms_of(Collective c);
+// Ours only: every row of c but SimGrid's built-ins.
+std::vector<const Algorithm*> our_algorithms(Collective c);
+// Throws std::invalid_argument "unknown <collective> algorithm 'x'; known: ...".
+const Algorithm& find_algorithm(Collective c, const std::string& name);
+std::string known_names(Collective c);  // comma-separated, table order
+
+// The restrictions of a row, checked in this one place before anything runs
+// (run refuses, compare and map skip, the PMPI library falls back): the
+// reason `a` cannot run this case, or "" when it can.
+std::string unmet_restriction(const Algorithm& a, Operator op);
+
+}  // namespace collsim::sim

@@ -1,0 +1,147 @@
+#include "protocol.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace collsim::sim {
+
+namespace {
+
+std::vector<std::string> split(const std::string& text, char sep = ',') {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (size_t at; (at = text.find(sep, start)) != std::string::npos; start = at + 1)
+    parts.push_back(text.substr(start, at - start));
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+int64_t to_int(const std::string& s) {
+  size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (s.empty() || used != s.size()) throw std::invalid_argument("not an integer: '" + s + "'");
+  return v;
+}
+
+double to_double(const std::string& s) {
+  size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (s.empty() || used != s.size() || !std::isfinite(v)) throw std::invalid_argument("not a number: '" + s + "'");
+  return v;
+}
+
+std::string exact(double v) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
+std::string fixed(double v, int digits) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", digits, v);
+  return text;
+}
+
+std::string join(const std::vector<int64_t>& v) {
+  std::string s;
+  for (int64_t x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+  return s;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
+  return s;
+}
+
+std::string optional_fixed(const std::optional<double>& v, int digits) { return v ? fixed(*v, digits) : ""; }
+
+std::optional<double> optional_double(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  return to_double(s);
+}
+
+}  // namespace
+
+std::vector<std::string> to_argv(const HarnessArgs& a) {
+  return {"--collective", collective_name(a.collective),
+          "--algos",      join(a.algos),
+          "--sizes",      join(a.sizes),
+          "--roots",      join(a.roots),
+          "--blocks",     std::to_string(a.blocks),
+          "--alpha",      exact(a.net.alpha),
+          "--beta",       exact(a.net.beta),
+          "--gamma",      exact(a.net.gamma),
+          "--duplex",     a.net.full_duplex ? "full" : "half",
+          "--reps",       std::to_string(a.reps),
+          "--warmup",     std::to_string(a.warmup),
+          "--op",         operator_name(a.op),
+          "--layout",     layout_name(a.layout),
+          "--scale",      a.scale ? "1" : "0",
+          "--restrictions", a.ignore_restrictions ? "ignore" : "check"};
+}
+
+HarnessArgs from_argv(int argc, const char* const* argv, int first) {
+  HarnessArgs a;
+  a.roots.clear();
+  for (int i = first; i < argc; i += 2) {
+    const std::string key = argv[i];
+    if (i + 1 >= argc) throw std::invalid_argument(key + " needs a value");
+    const std::string val = argv[i + 1];
+    if (key == "--collective") a.collective = parse_collective(val);
+    else if (key == "--algos") a.algos = split(val);
+    else if (key == "--sizes") for (const auto& s : split(val)) a.sizes.push_back(to_int(s));
+    else if (key == "--roots") for (const auto& s : split(val)) a.roots.push_back(to_int(s));
+    else if (key == "--blocks") a.blocks = to_int(val);
+    else if (key == "--alpha") a.net.alpha = to_double(val);
+    else if (key == "--beta") a.net.beta = to_double(val);
+    else if (key == "--gamma") a.net.gamma = to_double(val);
+    else if (key == "--duplex" && (val == "full" || val == "half")) a.net.full_duplex = val == "full";
+    else if (key == "--reps") a.reps = static_cast<int>(to_int(val));
+    else if (key == "--warmup") a.warmup = static_cast<int>(to_int(val));
+    else if (key == "--op") a.op = parse_operator(val);
+    else if (key == "--layout") a.layout = parse_layout(val);
+    else if (key == "--scale" && (val == "0" || val == "1")) a.scale = val == "1";
+    else if (key == "--restrictions" && (val == "check" || val == "ignore")) a.ignore_restrictions = val == "ignore";
+    else throw std::invalid_argument("bad option " + key + " " + val);
+  }
+  if (a.algos.empty() || a.algos.front().empty()) throw std::invalid_argument("--algos is required");
+  if (a.sizes.empty()) throw std::invalid_argument("--sizes is required");
+  if (a.roots.empty()) a.roots.push_back(0);
+  if (a.blocks < 0 || a.reps < 1 || a.warmup < 0) throw std::invalid_argument("bad --blocks/--reps/--warmup");
+  return a;
+}
+
+std::string csv_line(const Row& r) {
+  return r.collective + "," + r.algorithm + "," + std::to_string(r.p) + "," + std::to_string(r.bytes) + "," +
+         std::to_string(r.blocks) + "," + fixed(r.time_us, 3) + "," + optional_fixed(r.model_us, 3) + "," +
+         std::to_string(r.root) + "," + std::to_string(r.reps) + "," + r.op + "," + r.layout + "," +
+         (r.correct ? "1" : "0") + "," + std::to_string(r.checked_ranks) + "," + optional_fixed(r.wall_s, 2) + "," +
+         optional_fixed(r.cpu_s, 2) + "," + optional_fixed(r.mem_mib, 1);
+}
+
+Row parse_row(const std::string& line) {
+  const std::vector<std::string> f = split(line);
+  if (f.size() != 16 || (f[11] != "0" && f[11] != "1"))
+    throw std::runtime_error("malformed result row: " + line);
+  try {
+    return Row{f[0], f[1], to_int(f[2]), to_int(f[3]), to_int(f[4]), to_double(f[5]), optional_double(f[6]),
+               to_int(f[7]), static_cast<int>(to_int(f[8])), f[9], f[10], f[11] == "1", to_int(f[12]),
+               optional_double(f[13]), optional_double(f[14]), optional_double(f[15])};
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error("malformed result row (" + std::string(e.what()) + "): " + line);
+  }
+}
+
+}  // namespace collsim::sim

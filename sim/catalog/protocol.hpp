@@ -1,0 +1,67 @@
+// The one protocol between the driver (collsim) and the harness
+// (libcollsim-smpi.so under smpirun, collsim-mpi under mpirun): what to run
+// goes down as an argument vector made by to_argv and read by from_argv;
+// results come back as CSV rows with one header, one writer and one parser.
+// Both sides compile this file, so neither can add a field the other lacks.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog.hpp"
+
+namespace collsim::sim {
+
+// One harness run: algorithms × sizes × roots of one collective.
+struct HarnessArgs {
+  Collective collective = Collective::bcast;
+  std::vector<std::string> algos;  // catalog names of `collective`
+  std::vector<int64_t> sizes;      // bytes
+  std::vector<int64_t> roots{0};
+  int64_t blocks = 0;  // 0: the block policy
+  Net net{5e-6, 1e-9, 1e-9};
+  // Timed repetitions and warm-ups. The driver always sends its own (one
+  // and none: SMPI's times are deterministic); these defaults are for
+  // collsim-mpi on a real machine, where times vary.
+  int reps = 3, warmup = 1;
+  Operator op = Operator::bxor;    // reductions
+  Layout layout = Layout::even;    // reduce_scatter, allgatherv
+  bool scale = false;              // window buffers (rank/workload.hpp)
+  // Run algorithms whose catalog restrictions this case breaks (to show
+  // that they fail); off, the harness refuses them.
+  bool ignore_restrictions = false;
+};
+
+// "--collective bcast --algos a,b --sizes ..." (every field, always).
+std::vector<std::string> to_argv(const HarnessArgs& args);
+// The inverse, for argv[first..argc); unknown options, missing values and
+// malformed numbers throw std::invalid_argument. Checks that need p (roots,
+// sizes against the operator) are the harness's.
+HarnessArgs from_argv(int argc, const char* const* argv, int first = 1);
+
+// One result row: one case of one algorithm.
+struct Row {
+  std::string collective, algorithm;
+  int64_t p = 0, bytes = 0, blocks = 0;
+  double time_us = 0;
+  std::optional<double> model_us;  // none for SimGrid's built-ins
+  int64_t root = 0;
+  int reps = 0;
+  std::string op, layout;  // empty where the collective has none
+  bool correct = true;     // every checked rank's result checked out
+  int64_t checked_ranks = 0;  // ranks that checked (part of) their result
+  // The process that ran the case (and the others of its batch), filled in
+  // by the driver that started it: wall seconds, CPU seconds (user +
+  // system; under load the wall time is longer) and peak proportional set
+  // size of its process tree in MiB. Empty in the harness's own output.
+  std::optional<double> wall_s, cpu_s, mem_mib;
+};
+inline constexpr const char* kCsvHeader =
+    "collective,algorithm,p,bytes,blocks,time_us,model_us,root,reps,op,layout,correct,checked_ranks,wall_s,cpu_s,mem_mib";
+std::string csv_line(const Row& r);
+// One line in kCsvHeader's columns; throws std::runtime_error when malformed.
+Row parse_row(const std::string& line);
+
+}  // namespace collsim::sim

@@ -1,0 +1,136 @@
+// `collsim compare`: sizes × algorithms (ours and SimGrid's) on one platform;
+// DIR/results.csv, a PNG of time and bandwidth against size with the cost
+// models as dashed lines, and a table of our best against SimGrid's best.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <map>
+
+#include "commands.hpp"
+#include "gpu_compare.hpp"
+#include "output.hpp"
+#include "sim_options.hpp"
+
+namespace collsim {
+
+namespace {
+
+using cli::po::value;
+namespace fs = std::filesystem;
+
+// Gnuplot script: ours solid and thick (their models dashed in the same
+// colour), SimGrid's built-ins dotted with their own point shapes.
+// Files by name only: gnuplot runs in the output directory.
+std::string gnuplot_script(const sim::SimRequest& req, const std::string& collective, const std::string& csv,
+                           const std::string& png) {
+  std::string ours, theirs;
+  for (const sim::Algorithm* a : req.algos) (a->model ? ours : theirs) += std::string(" ") + a->name;
+  char title[256];
+  std::snprintf(title, sizeof title, "%s, p = %lld, platform %s (alpha = %g us, beta = %g ns/B, %s duplex)",
+                collective.c_str(), (long long)req.p, req.platform.name.c_str(), req.platform.alpha * 1e6,
+                req.platform.beta * 1e9, req.platform.full_duplex ? "full" : "half");
+  const std::string data = "'" + csv + "' using ((strcol(2) eq word(LIST,i)) ? $4 : 1/0):";
+  auto panel = [&](const std::string& ylabel, const std::string& measured, const std::string& model) {
+    std::string p = "set ylabel '" + ylabel + "'\nplot ";
+    auto with = [&](const std::string& list) {
+      std::string d = data;
+      return d.replace(d.find("LIST"), 4, list);
+    };
+    p += "for [i=1:words(ours)] " + with("ours") + measured + " with linespoints lw 2 pt 7 ps 0.6 lc i title word(ours,i), \\\n";
+    p += "     for [i=1:words(ours)] " + with("ours") + model + " with lines lw 1 dt 2 lc i notitle";
+    if (!theirs.empty())
+      p += ", \\\n     for [i=1:words(theirs)] " + with("theirs") + measured +
+           " with linespoints lw 1 dt 3 pt (i % 12 + 1) ps 0.6 lc (i + 5) title word(theirs,i)";
+    return p + "\n";
+  };
+  return "set terminal pngcairo size 1600,800 font ',9' noenhanced\n"
+         "set output '" + png + "'\n"
+         "set datafile separator ','\n"
+         "ours = '" + ours + "'\ntheirs = '" + theirs + "'\n"
+         "set multiplot layout 1,2 title '" + title + " - dashed: cost model'\n"
+         "set logscale xy\nset grid\nset xlabel 'message size (bytes)'\nset key left top font ',8'\n" +
+         panel("time of the slowest rank (us)", "6", "7") + "set key off\n" +
+         panel("bandwidth m / time (MB/s)", "($4/$6)", "($4/$7)") + "unset multiplot\n";
+}
+
+}  // namespace
+
+int compare_command(int argc, char** argv) {
+  if (sim::gpu::wants_gpu_compare(argc, argv)) return sim::gpu::compare_command(argc, argv);
+  cli::po::options_description opts("compare options");
+  opts.add_options()("sizes", value<std::string>()->default_value("1KiB:16MiB"),
+                     "sizes: range A:B (doubling) or list a,b; units B, KiB, MiB, GiB")(
+      "algos", value<std::string>()->default_value("all"), "comma-separated algorithm names, or all")(
+      "out", value<std::string>()->required(), "output directory (results.csv, plot.gp, PNG)");
+  sim::add_common_options(opts);
+  cli::po::variables_map vm;
+  if (!cli::parse_options(argc, argv, opts, vm,
+                          "usage: collsim compare --p P --out DIR [--sizes A:B] [--algos LIST|all] [options]\n\n" +
+                              sim::algorithm_help()))
+    return 0;
+  sim::SimRequest req;
+  const sim::Collective c = sim::read_common_options(vm, req);
+  req.algos = sim::read_algorithms(c, vm["algos"].as<std::string>());
+  req.sizes = sim::parse_sizes(vm["sizes"].as<std::string>(), "--sizes");
+  sim::skip_unrunnable(req);
+  const fs::path out = vm["out"].as<std::string>();
+  sim::make_directories(out);
+
+  cli::Progress progress("compare");
+  std::vector<std::string> failures;
+  const auto rows = sim::simulate(
+      req, [&](size_t done, size_t total) { progress.update(double(done) / double(total), std::to_string(done) + "/" + std::to_string(total) + " cases"); },
+      &failures);
+  for (const auto& f : failures) std::fprintf(stderr, "collsim: warning: %s\n", f.c_str());
+
+  const std::string csv = "results.csv", png = std::string(sim::collective_name(c)) + ".png";
+  std::string table = std::string(sim::kCsvHeader) + "\n";
+  for (const auto& r : rows) table += sim::csv_line(r) + "\n";
+  sim::write_file(out / csv, table);
+  sim::write_file(out / "plot.gp", gnuplot_script(req, sim::collective_name(c), csv, png));
+  sim::run_gnuplot(out, "plot.gp");
+
+  // Per size: our best and SimGrid's best, speedup = theirs / ours.
+  struct Best {
+    std::string name;
+    double us = std::numeric_limits<double>::infinity();
+  };
+  std::map<int64_t, std::pair<Best, Best>> best;
+  // A wrong result is no contender (SimGrid's scans with matmul, say).
+  for (const auto& r : rows)
+    if (!r.correct) std::fprintf(stderr, "collsim: warning: %s gave wrong results at %s; left out of the table\n",
+                                 r.algorithm.c_str(), sim::format_bytes(r.bytes).c_str());
+  for (const auto& r : rows) {
+    if (!r.correct) continue;
+    const bool builtin = sim::find_algorithm(c, r.algorithm).has(sim::kSmpiBuiltin);
+    Best& b = builtin ? best[r.bytes].second : best[r.bytes].first;
+    if (r.time_us < b.us) b = {r.algorithm, r.time_us};
+  }
+  std::printf("%-8s  %-22s %12s  %-30s %12s  %8s\n", "size", "ours_best", "time_us", "simgrid_best", "time_us",
+              "speedup");
+  for (const auto& [bytes, pair] : best) {
+    const auto& [ours, theirs] = pair;
+    // "-" where one side has no correct result at this size.
+    auto cell = [](const Best& b, const char* fmt) {
+      char text[32] = "-";
+      if (std::isfinite(b.us)) std::snprintf(text, sizeof text, fmt, b.us);
+      return std::string(text);
+    };
+    const Best ratio{"", theirs.us / ours.us};
+    std::printf("%-8s  %-22s %12s  %-30s %12s  %8s\n", sim::format_bytes(bytes).c_str(),
+                ours.name.empty() ? "-" : ours.name.c_str(), cell(ours, "%.2f").c_str(),
+                theirs.name.empty() ? "-" : theirs.name.c_str(), cell(theirs, "%.2f").c_str(), cell(ratio, "%.2f").c_str());
+  }
+  std::printf("results: %s\nplot:    %s\n", (out / csv).string().c_str(), (out / png).string().c_str());
+  // A failed built-in is SimGrid's problem (warned above); a failed one of ours is ours.
+  for (const sim::Algorithm* a : req.algos)
+    if (!a->has(sim::kSmpiBuiltin) &&
+        (std::none_of(rows.begin(), rows.end(), [&](const sim::Row& r) { return r.algorithm == a->name; }) ||
+         std::any_of(rows.begin(), rows.end(), [&](const sim::Row& r) { return r.algorithm == a->name && !r.correct; })))
+      return 1;
+  return 0;
+}
+
+}  // namespace collsim

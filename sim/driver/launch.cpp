@@ -1,0 +1,248 @@
+#include "launch.hpp"
+
+#include "output.hpp"
+#include "process.hpp"
+#include "scratch_dir.hpp"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "scale.hpp"
+
+namespace collsim::sim {
+
+namespace fs = std::filesystem;
+
+std::string format_bytes(int64_t b) {
+  for (auto [suffix, shift] : {std::pair{"GiB", 30}, std::pair{"MiB", 20}, std::pair{"KiB", 10}})
+    if (b >= (int64_t{1} << shift) && b % (int64_t{1} << shift) == 0) return std::to_string(b >> shift) + suffix;
+  return std::to_string(b) + "B";
+}
+
+namespace {
+
+// Proportional set size of process `pid` in KiB (0 once it is gone). PSS
+// divides each page among its mappings, so SimGrid's shared pages, mapped
+// once per rank, count once; RSS would count them p times.
+double pss_kib(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/smaps_rollup");
+  for (std::string key; in >> key; in.ignore(std::numeric_limits<std::streamsize>::max(), '\n'))
+    if (key == "Pss:") {
+      double kib = 0;
+      in >> kib;
+      return kib;
+    }
+  return 0;
+}
+
+// `root` and all its descendants, from the parent ids in /proc/PID/stat.
+std::vector<pid_t> process_tree(pid_t root) {
+  std::multimap<pid_t, pid_t> children;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string stat;
+    std::getline(std::ifstream(entry.path() / "stat"), stat);
+    const size_t paren = stat.rfind(')');  // the command name may hold spaces
+    if (paren == std::string::npos) continue;
+    std::istringstream rest(stat.substr(paren + 1));
+    char state = 0;
+    pid_t parent = 0;
+    if (rest >> state >> parent) children.emplace(parent, std::stoi(name));
+  }
+  std::vector<pid_t> tree{root};
+  for (size_t i = 0; i < tree.size(); ++i)
+    for (auto [it, end] = children.equal_range(tree[i]); it != end; ++it) tree.push_back(it->second);
+  return tree;
+}
+
+struct Measured {
+  ExitStatus status;
+  double wall_s = 0, cpu_s = 0, mem_mib = 0;
+};
+
+double children_cpu_s() {
+  rusage use{};
+  getrusage(RUSAGE_CHILDREN, &use);
+  return static_cast<double>(use.ru_utime.tv_sec + use.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(use.ru_utime.tv_usec + use.ru_stime.tv_usec);
+}
+
+double own_cpu_s() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// Runs `cmd`, sampling the peak PSS of its process tree. Reading
+// smaps_rollup of 16,384 ranks' mappings costs tenths of a second, so samples
+// are at least 50 ms and 20 reading times apart (the sampler takes at most 5%
+// of a core; wall_s is late by up to one interval).
+Measured run_measured(const Command& cmd) {
+  const auto start = std::chrono::steady_clock::now();
+  const double cpu_before = children_cpu_s();
+  const pid_t pid = start_process(cmd);
+  double peak_kib = 0;
+  Measured m;
+  m.status = wait_process(pid, [&] {
+    const double reading = own_cpu_s();
+    double kib = 0;
+    for (pid_t p : process_tree(pid)) kib += pss_kib(p);
+    peak_kib = std::max(peak_kib, kib);
+    usleep(static_cast<useconds_t>(std::max(0.05, 20 * (own_cpu_s() - reading)) * 1e6));
+  });
+  m.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  m.cpu_s = children_cpu_s() - cpu_before;
+  m.mem_mib = peak_kib / 1024;
+  return m;
+}
+
+// The α-β network of SMPI (measured with SimGrid 3.32): CM02 without TCP
+// effects gives exactly α + (m + 16)β per message; SMPI's piecewise model,
+// cross traffic and the benchmarking of host code would blur it. Sends are
+// never detached, so a send occupies its sender for the whole message as in
+// the one-ported model (by default SMPI returns from sends under 64 KiB at
+// once and lets them share the link afterwards).
+const std::vector<std::string> kScaleFlags = {"--cfg=contexts/stack-size:64", "--cfg=contexts/guard-size:0",
+                                              "--cfg=smpi/barrier:ompi_tree", "--cfg=smpi/shared-malloc:global"};
+
+// Why a batch failed, for one error line: SimGrid's own error lines, or its
+// deadlock report, or the exit status.
+std::string failure_reason(const ExitStatus& status, const std::string& err) {
+  if (err.find("Deadlock") != std::string::npos) return "deadlock: the simulated ranks wait for each other forever";
+  std::string why;
+  std::stringstream errs(err);
+  for (std::string l; std::getline(errs, l);)
+    if (l.find("rror") != std::string::npos || l.find("CRITICAL") != std::string::npos) why += "\n  " + l;
+  return status.describe() + (why.empty() ? ", printed no result rows" : why);
+}
+
+// One smpirun over `algos` (all ours, or one built-in).
+std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algorithm*>& algos, ScratchDir& dir,
+                           const fs::path& platform) {
+  const Algorithm& first = *algos.front();
+  HarnessArgs args{first.collective, {}, req.sizes, req.roots, req.blocks,
+                   {req.platform.alpha, req.platform.beta, req.platform.gamma, req.platform.full_duplex},
+                   req.reps, req.warmup, req.op, req.layout, req.scale, req.ignore_restrictions};
+  for (const Algorithm* a : algos) args.algos.push_back(a->name);
+  const char* lib_env = std::getenv("COLLSIM_SMPI_LIB");
+  Command cmd;
+  cmd.dir = dir.path();
+  cmd.stdout_to = dir.path() / "out.csv";
+  cmd.stderr_to = dir.path() / "err.txt";
+  cmd.argv = {"smpirun", "-no-privatize", "-np", std::to_string(req.p), "-platform", platform.string(),
+              "-hostfile", "hosts.txt"};
+  for (const auto& flag : smpi_network_flags()) cmd.argv.push_back(flag);
+  if (req.scale) cmd.argv.insert(cmd.argv.end(), kScaleFlags.begin(), kScaleFlags.end());
+  // "default" needs no selection (and scan and exscan have no selector).
+  if (first.has(kSmpiBuiltin) && first.builtin_name() != "default")
+    cmd.argv.push_back(std::string("--cfg=smpi/") + collective_name(first.collective) + ":" + first.builtin_name());
+  cmd.argv.push_back(lib_env ? lib_env : COLLSIM_SMPI_LIB);
+  for (auto& word : to_argv(args)) cmd.argv.push_back(std::move(word));
+
+  const Measured run = run_measured(cmd);
+  std::vector<Row> rows;
+  std::stringstream lines(read_text_file(cmd.stdout_to));
+  std::string line;
+  const bool header = static_cast<bool>(std::getline(lines, line)) && line == kCsvHeader;
+  // smpirun appends its own lines (the command, "Execution failed") when the program fails.
+  const std::string prefix = std::string(collective_name(first.collective)) + ",";
+  while (header && std::getline(lines, line))
+    if (line.compare(0, prefix.size(), prefix) == 0) rows.push_back(parse_row(line));
+  // Exit status 1 with every row present: some result was wrong, which the rows say.
+  if (!header || rows.size() != algos.size() * req.sizes.size() * req.roots.size() ||
+      (!run.status.ok() && std::none_of(rows.begin(), rows.end(), [](const Row& r) { return !r.correct; }))) {
+    dir.keep();
+    std::string names;
+    for (const auto& name : args.algos) names += (names.empty() ? "" : ",") + name;
+    throw std::runtime_error("smpirun failed for " + names + " (" +
+                             failure_reason(run.status, read_text_file(cmd.stderr_to)) + ")\n  files kept in " +
+                             dir.path().string() + "; rerun: " + display_command(cmd));
+  }
+  for (Row& r : rows) {
+    r.wall_s = run.wall_s;
+    r.cpu_s = run.cpu_s;
+    r.mem_mib = run.mem_mib;
+  }
+  return rows;
+}
+
+}  // namespace
+
+const std::vector<std::string>& smpi_network_flags() {
+  static const std::vector<std::string> flags = {
+      "--cfg=network/model:CM02",      "--cfg=network/crosstraffic:0",       "--cfg=network/TCP-gamma:1e30",
+      "--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0", "--cfg=smpi/send-is-detached-thresh:0",
+      "--log=root.thres:warning",      "--log=xbt_cfg.thres:warning"};
+  return flags;
+}
+
+std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t, size_t)>& on_batch,
+                          std::vector<std::string>* failures) {
+  // Every rank holds the whole message (reductions: input and result):
+  // p·m or 2p·m bytes of real memory; in scale mode only the windows' pages
+  // are private, plus one rank's share each (2m in all).
+  constexpr int64_t kMemoryLimit = int64_t{8} << 30;
+  const Collective c = req.algos.front()->collective;
+  const int64_t copies = c == Collective::bcast ? 1 : 2, elem = element_bytes(c, req.op);
+  for (int64_t bytes : req.sizes) {
+    const int64_t per_rank = req.scale ? std::min(bytes, kMaxWindowBytes) : bytes;
+    if (per_rank > (kMemoryLimit - (req.scale ? 2 * bytes : 0)) / copies / req.p)
+      throw std::invalid_argument("p x size = " + std::to_string(req.p) + " x " + format_bytes(bytes) +
+                       " exceeds the 8 GiB of buffers a simulation may allocate");
+    if (bytes % elem != 0)
+      throw std::invalid_argument("size " + format_bytes(bytes) + " is no whole number of " + std::to_string(elem) + "-byte " +
+                       operator_name(req.op) + " elements");
+  }
+  for (const Algorithm* a : req.algos)
+    if (const std::string unmet = unmet_restriction(*a, req.op); !unmet.empty() && !req.ignore_restrictions)
+      throw std::invalid_argument(unmet + " (run --ignore-restrictions runs it anyway, to see it fail)");
+  ScratchDir dir("collsim");
+  const bool file = req.platform.name.size() > 4 &&
+                    req.platform.name.compare(req.platform.name.size() - 4, 4, ".xml") == 0;
+  const fs::path platform = file ? fs::absolute(req.platform.name) : dir.path() / "platform.xml";
+  if (!file) write_file(platform, platforms::platform_xml(req.platform));
+  write_file(dir.path() / "hosts.txt", platforms::hostfile(req.platform, req.p));
+  // Ours in one batch, each built-in in its own.
+  std::vector<std::vector<const Algorithm*>> batches(1);
+  for (const Algorithm* a : req.algos) {
+    if (a->has(kSmpiBuiltin))
+      batches.push_back({a});
+    else
+      batches.front().push_back(a);
+  }
+  if (batches.front().empty()) batches.erase(batches.begin());
+  const size_t per_algo = req.sizes.size() * req.roots.size();
+  size_t done = 0;
+  std::vector<Row> rows;
+  for (const auto& batch : batches) {
+    try {
+      auto more = run_batch(req, batch, dir, platform);
+      rows.insert(rows.end(), more.begin(), more.end());
+    } catch (const std::runtime_error& e) {
+      if (!failures) throw;
+      failures->push_back(e.what());
+    }
+    done += batch.size() * per_algo;
+    if (on_batch) on_batch(done, req.algos.size() * per_algo);
+  }
+  return rows;
+}
+
+}  // namespace collsim::sim

@@ -1,0 +1,57 @@
+// The driver side of a simulation: `simulate` writes the platform and host
+// file to a temporary directory, starts smpirun on libcollsim-smpi.so (an
+// argument vector, catalog/protocol.hpp's to_argv) and reads the harness's
+// rows back (parse_row).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "platform.hpp"
+#include "catalog.hpp"
+#include "protocol.hpp"
+#include "scale.hpp"
+
+namespace collsim::sim {
+
+std::string format_bytes(int64_t bytes);  // "4MiB", "1000B"
+
+struct SimRequest {
+  platforms::Platform platform;
+  int64_t p = 1;
+  std::vector<const Algorithm*> algos;
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> roots{0};
+  int64_t blocks = 0;  // 0: the block policy
+  int reps = 1, warmup = 0;  // SMPI's times are deterministic: once is enough
+  Operator op = Operator::bxor;  // reductions
+  Layout layout = Layout::even;  // reduce_scatter, allgatherv
+  // Scale mode: lean SimGrid settings (64 KiB stacks, no guard pages, a tree
+  // barrier) and window buffers (workload.hpp): only the first 4 KiB of each
+  // rank's copy of the vector are real and checked.
+  bool scale = false;
+  // Run algorithms whose restrictions this case breaks, to see them fail
+  // (`run --ignore-restrictions`); otherwise simulate refuses them.
+  bool ignore_restrictions = false;
+};
+
+
+// SMPI's pure α-β network settings (CM02 without TCP effects, computation not
+// simulated, sends never detached), shared by both launchers.
+const std::vector<std::string>& smpi_network_flags();
+
+// Runs every case; one smpirun for all of our algorithms, one per SimGrid
+// built-in (each needs its own --cfg=smpi/<collective>:<name>). `on_batch`
+// is told after each smpirun how many of `total` cases are done. An
+// algorithm whose restrictions the request breaks (unmet_restriction) is
+// std::invalid_argument before anything starts. Wrong
+// results come back as rows with correct = false. A failed smpirun (a crash,
+// a deadlock, missing rows) throws std::runtime_error with its error lines,
+// or, given `failures`, is recorded there and the other batches go on.
+std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t done, size_t total)>& on_batch = {},
+                          std::vector<std::string>* failures = nullptr);
+
+}  // namespace collsim::sim

@@ -1,0 +1,79 @@
+// `collsim run`: one simulated collective (one or more sizes) on one platform.
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "commands.hpp"
+#include "sim_options.hpp"
+
+namespace collsim {
+
+using cli::po::value;
+
+namespace {
+
+void print_rows(const std::vector<sim::Row>& rows, const std::string& format) {
+  if (format == "csv") {
+    std::printf("%s\n", sim::kCsvHeader);
+    for (const auto& r : rows) std::printf("%s\n", sim::csv_line(r).c_str());
+    return;
+  }
+  std::printf("%-22s %6s %10s %7s %14s %14s %8s\n", "algorithm", "p", "bytes", "blocks", "time_us", "model_us",
+              "diff_%");
+  for (const auto& r : rows) {
+    std::printf("%-22s %6lld %10s %7lld %14.3f ", r.algorithm.c_str(), (long long)r.p, sim::format_bytes(r.bytes).c_str(),
+                (long long)r.blocks, r.time_us);
+    if (r.model_us && *r.model_us > 0)
+      std::printf("%14.3f %+8.3f\n", *r.model_us, 100 * (r.time_us - *r.model_us) / *r.model_us);
+    else
+      std::printf("%14s %8s\n", r.model_us ? "0.000" : "-", "-");
+  }
+}
+
+}  // namespace
+
+int run_command(int argc, char** argv) {
+  cli::po::options_description opts("run options");
+  opts.add_options()("algo", value<std::string>()->required(), "algorithm name (see the list above)")(
+      "size", value<std::string>()->required(), "bytes, with units B, KiB, MiB, GiB; or a list a,b or a range A:B")(
+      "blocks", value<std::string>(), "block count n of a pipelined algorithm (default: the block policy)")(
+      "format", value<std::string>()->default_value("table"), "table or csv")(
+      "ignore-restrictions", cli::po::bool_switch(),
+      "run the algorithm even where its catalog row says this case breaks its restrictions (e.g. a "
+      "commutative-only one with --op matmul), to see it give a wrong result (correct = 0, exit 1)");
+  sim::add_common_options(opts);
+  cli::po::variables_map vm;
+  if (!cli::parse_options(argc, argv, opts, vm,
+                          "usage: collsim run --algo NAME --p P --size BYTES [options]\n\n" + sim::algorithm_help()))
+    return 0;
+  sim::SimRequest req;
+  const sim::Collective c = sim::read_common_options(vm, req);
+  const std::string format = vm["format"].as<std::string>();
+  cli::require_one_of(format, "format", {"table", "csv"});
+  req.algos = sim::read_algorithms(c, vm["algo"].as<std::string>());
+  if (req.algos.size() != 1) throw cli::UsageError("--algo takes one name; `collsim compare` runs several");
+  req.ignore_restrictions = vm["ignore-restrictions"].as<bool>();
+  if (const std::string unmet = sim::unmet_restriction(*req.algos[0], req.op); !unmet.empty() && !req.ignore_restrictions)
+    throw cli::UsageError(unmet + " (--ignore-restrictions runs it anyway, to see it fail)");
+  req.sizes = sim::parse_sizes(vm["size"].as<std::string>(), "--size");
+  if (vm.count("blocks")) {
+    if (!req.algos[0]->has(sim::kBlocks))
+      throw cli::UsageError(std::string("algorithm '") + req.algos[0]->name + "' takes no --blocks");
+    int64_t max_blocks = 1;
+    for (int64_t s : req.sizes) max_blocks = std::max(max_blocks, s);
+    for (int64_t s : req.sizes)
+      if (s > 0) max_blocks = std::min(max_blocks, s);
+    req.blocks = cli::parse_int(vm["blocks"].as<std::string>(), "--blocks", 1, max_blocks);
+  }
+  const auto rows = sim::simulate(req);
+  print_rows(rows, format);
+  for (const auto& r : rows)
+    if (!r.correct) {
+      std::fprintf(stderr, "collsim: error: %s gave a wrong result at %s (correct = 0)\n", r.algorithm.c_str(),
+                   sim::format_bytes(r.bytes).c_str());
+      return 1;
+    }
+  return 0;
+}
+
+}  // namespace collsim

@@ -1,0 +1,205 @@
+#include "sim_options.hpp"
+
+#include <climits>
+#include <cstdio>
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
+
+namespace collsim::sim {
+
+namespace fs = std::filesystem;
+using cli::po::value;
+using cli::UsageError;
+
+void add_platform_options(cli::po::options_description& opts) {
+  opts.add_options()("platform", value<std::string>()->default_value("alphabeta"),
+                     ("alphabeta (a flat alpha-beta cluster), a preset, or FILE.xml; presets: " +
+                      [] {
+                        std::string s;
+                        for (auto& n : platforms::preset_names()) s += (s.empty() ? "" : ", ") + n;
+                        return s;
+                      }())
+                         .c_str())(
+      "alpha", value<double>(), "seconds per message between nodes (alphabeta: 5e-6)")(
+      "beta", value<double>(), "seconds per byte between nodes (alphabeta: 1e-9)")(
+      "bw", value<double>(), "bytes per second between nodes, instead of --beta")(
+      "duplex", value<std::string>(), "full (SPLITDUPLEX links) or half (SHARED)")(
+      "gamma", value<double>(), "seconds per byte of a reduction operator")(
+      "nodes", value<int64_t>(), "nodes of the cluster (alphabeta: enough for p)")(
+      "cores-per-node", value<int64_t>(), "ranks per node (alphabeta: 1)")(
+      "intra-alpha", value<double>(), "seconds per message within a node")(
+      "intra-beta", value<double>(), "seconds per byte within a node");
+}
+
+platforms::Platform platform_from(const cli::po::variables_map& vm, int64_t p) {
+  const std::string name = vm["platform"].as<std::string>();
+  const platforms::Platform* preset = platforms::find_preset(name);
+  const bool file = name.size() > 4 && name.compare(name.size() - 4, 4, ".xml") == 0;
+  if (!preset && !file) {
+    std::string known;
+    for (auto& n : platforms::preset_names()) known += (known.empty() ? "" : ", ") + n;
+    throw UsageError("unknown platform '" + name + "'; known: " + known + ", or FILE.xml");
+  }
+  if (file && !fs::is_regular_file(name)) throw UsageError("platform file '" + name + "' does not exist");
+  platforms::Platform pf = preset ? *preset : *platforms::find_preset("alphabeta");
+  pf.name = name;
+  auto set = [&](const char* key, auto& field) {
+    if (vm.count(key)) field = vm[key].as<std::remove_reference_t<decltype(field)>>();
+  };
+  set("alpha", pf.alpha);
+  set("beta", pf.beta);
+  set("gamma", pf.gamma);
+  set("intra-alpha", pf.intra_alpha);
+  set("intra-beta", pf.intra_beta);
+  set("cores-per-node", pf.cores_per_node);
+  if (vm.count("bw")) {
+    if (vm.count("beta")) throw UsageError("give --beta or --bw, not both");
+    const double bw = vm["bw"].as<double>();
+    if (!(bw > 0) || !std::isfinite(bw)) throw UsageError("--bw must be > 0");
+    pf.beta = 1.0 / bw;
+  }
+  if (vm.count("duplex")) {
+    const std::string d = vm["duplex"].as<std::string>();
+    cli::require_one_of(d, "duplex", {"full", "half"});
+    pf.full_duplex = d == "full";
+  }
+  if (vm.count("nodes"))
+    pf.nodes = vm["nodes"].as<int64_t>();
+  else if (name == "alphabeta" || file)
+    pf.nodes = (p + pf.cores_per_node - 1) / std::max<int64_t>(pf.cores_per_node, 1);
+  try {
+    platforms::validate(pf);
+    platforms::hostfile(pf, p);  // p must fit
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  return pf;
+}
+
+int64_t parse_bytes(const std::string& text, const std::string& what) {
+  static const std::pair<const char*, int64_t> units[] = {{"GiB", int64_t{1} << 30}, {"MiB", int64_t{1} << 20},
+                                                          {"KiB", int64_t{1} << 10}, {"B", 1}};
+  std::string digits = text;
+  int64_t unit = 1;
+  for (const auto& [suffix, factor] : units) {
+    const size_t len = std::char_traits<char>::length(suffix);
+    if (text.size() > len && text.compare(text.size() - len, len, suffix) == 0) {
+      digits = text.substr(0, text.size() - len);
+      unit = factor;
+      break;
+    }
+  }
+  const int64_t v = cli::parse_int(digits, what, 0, INT64_MAX / unit);
+  if (v * unit > INT_MAX)
+    throw UsageError(what + ": " + text + " exceeds " + std::to_string(INT_MAX) + " bytes (one MPI count)");
+  return v * unit;
+}
+
+std::vector<int64_t> parse_sizes(const std::string& text, const std::string& what) {
+  std::vector<int64_t> sizes;
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) {
+    size_t start = 0;
+    for (size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1)
+      sizes.push_back(parse_bytes(text.substr(start, comma - start), what));
+    sizes.push_back(parse_bytes(text.substr(start), what));
+    return sizes;
+  }
+  const int64_t lo = parse_bytes(text.substr(0, colon), what), hi = parse_bytes(text.substr(colon + 1), what);
+  if (lo < 1 || lo > hi) throw UsageError(what + ": range '" + text + "' needs 1 <= A <= B");
+  for (int64_t s = lo; s <= hi; s *= 2) sizes.push_back(s);  // s <= INT_MAX, so 2s cannot overflow
+  if (sizes.back() != hi) sizes.push_back(hi);
+  return sizes;
+}
+
+
+void add_common_options(cli::po::options_description& opts) {
+  std::string collectives;
+  for (Collective c : kCollectives) collectives += (collectives.empty() ? "" : ", ") + std::string(collective_name(c));
+  opts.add_options()("collective", value<std::string>()->default_value("bcast"), collectives.c_str())(
+      "op", value<std::string>()->default_value("bxor"),
+      "reductions: bxor (MPI_LONG, commutative) or matmul (2x2 uint64 matrices, 32 B, not commutative)")(
+      "layout", value<std::string>()->default_value("even"),
+      "reduce_scatter, allgatherv: how the vector is split: even, ramp (rank r gets ~ r+1 shares), single (all at --root)")(
+      "p", value<std::string>()->required(), "number of ranks, >= 1")(
+      "root", value<std::string>()->default_value("0"), "root rank, 0 <= root < p")(
+      "reps", value<std::string>(),
+      "timed repetitions, minimum reported (default 1: SMPI's simulated times are deterministic, so more "
+      "repetitions give the same answer)")(
+      "warmup", value<std::string>(), "untimed warm-up repetitions (default 0)")(
+      "scale", value<std::string>()->default_value("auto"),
+      ("on, off or auto (on from p = " + std::to_string(kScaleAutoRanks) +
+       "): lean SimGrid settings (64 KiB stacks, no guard pages, tree barrier) and buffers of which only " +
+       std::to_string(kWindowUnits) + " units (bytes or elements) at the start are private and checked on every rank, " +
+       "the rest shared by all ranks")
+          .c_str());
+  add_platform_options(opts);
+}
+
+Collective read_common_options(const cli::po::variables_map& vm, SimRequest& req) {
+  Collective c;
+  try {
+    c = parse_collective(vm["collective"].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw cli::UsageError(e.what());
+  }
+  try {
+    req.op = parse_operator(vm["op"].as<std::string>());
+    req.layout = parse_layout(vm["layout"].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw cli::UsageError(e.what());
+  }
+  req.p = cli::parse_int(vm["p"].as<std::string>(), "--p", 1, 1 << 20);
+  req.roots = {cli::parse_int(vm["root"].as<std::string>(), "--root", 0, req.p - 1)};
+  const std::string scale = vm["scale"].as<std::string>();
+  cli::require_one_of(scale, "scale", {"on", "off", "auto"});
+  req.scale = scale == "on" || (scale == "auto" && req.p >= kScaleAutoRanks);
+  if (vm.count("reps")) req.reps = static_cast<int>(cli::parse_int(vm["reps"].as<std::string>(), "--reps", 1, 1000));
+  if (vm.count("warmup"))
+    req.warmup = static_cast<int>(cli::parse_int(vm["warmup"].as<std::string>(), "--warmup", 0, 1000));
+  req.platform = platform_from(vm, req.p);
+  return c;
+}
+
+void skip_unrunnable(SimRequest& req) {
+  std::vector<const Algorithm*> runnable;
+  for (const Algorithm* a : req.algos) {
+    const std::string unmet = unmet_restriction(*a, req.op);
+    if (unmet.empty())
+      runnable.push_back(a);
+    else
+      std::fprintf(stderr, "collsim: warning: skipped: %s\n", unmet.c_str());
+  }
+  if (runnable.empty()) throw cli::UsageError("no algorithm left to run: every one named needs what this case lacks");
+  req.algos = runnable;
+}
+
+std::vector<const Algorithm*> read_algorithms(Collective c, const std::string& list) {
+  if (list == "all") return algorithms_of(c);
+  std::vector<const Algorithm*> algos;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = list.find(',', start);
+    try {
+      algos.push_back(&find_algorithm(c, list.substr(start, comma - start)));
+    } catch (const std::invalid_argument& e) {
+      throw cli::UsageError(e.what());
+    }
+    if (comma == std::string::npos) return algos;
+    start = comma + 1;
+  }
+}
+
+std::string algorithm_help() {
+  std::string text = "algorithms (--algo):\n";
+  for (const Algorithm& a : algorithms()) {
+    std::string name = a.name;
+    name.resize(std::max<size_t>(name.size(), 32), ' ');
+    text += "  " + std::string(collective_name(a.collective)) + "  " + name + a.description +
+            (a.has(kBlocks) ? " [--blocks]" : "") + "\n";
+  }
+  return text;
+}
+
+}  // namespace collsim::sim

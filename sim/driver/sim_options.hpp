@@ -1,0 +1,42 @@
+// The command layer of the simulation commands (the only part of sim/ that
+// knows Boost.Program_options): options that `collsim run`, `compare` and
+// `map` share, read into one SimRequest: --collective, --p, --root, --reps,
+// --warmup and the platform.
+#pragma once
+
+#include <string>
+
+#include "args.hpp"
+#include "launch.hpp"
+
+namespace collsim::sim {
+
+// --platform, --alpha, --beta, --bw, --duplex, --gamma, --nodes,
+// --cores-per-node, --intra-alpha, --intra-beta.
+void add_platform_options(cli::po::options_description& opts);
+// The platform the options describe for p ranks. `alphabeta` without --nodes
+// gets ⌈p / cores⌉ nodes; a FILE.xml is used as it is (its hosts must be
+// named node-0, node-1, ... as the generator names them) with --alpha/--beta
+// for the model. Throws cli::UsageError for unknown names and bad values.
+platforms::Platform platform_from(const cli::po::variables_map& vm, int64_t p);
+
+// "4096", "4KiB", "16MiB", "1GiB", "100B": bytes, checked for overflow and
+// against [0, INT_MAX] (one MPI count).
+int64_t parse_bytes(const std::string& text, const std::string& what);
+// "A:B" (A, 2A, 4A, ... up to B, and B itself) or "a,b,c".
+std::vector<int64_t> parse_sizes(const std::string& text, const std::string& what);
+
+// The algorithms of req.algos whose restrictions req breaks, dropped with a
+// warning on stderr each (compare and map skip them; run refuses).
+void skip_unrunnable(SimRequest& req);
+
+void add_common_options(cli::po::options_description& opts);
+// Fills platform, p, roots, reps and warmup; returns the collective.
+Collective read_common_options(const cli::po::variables_map& vm, SimRequest& req);
+// The algorithms of `list` ("a,b" or "all") for collective c; unknown names
+// are a UsageError listing the known ones.
+std::vector<const Algorithm*> read_algorithms(Collective c, const std::string& list);
+// Help text listing every algorithm of every collective with its description.
+std::string algorithm_help();
+
+}  // namespace collsim::sim

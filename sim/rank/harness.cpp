@@ -1,0 +1,190 @@
+// main() of libcollsim-smpi.so, the program smpirun runs: times catalog
+// algorithms after the mpicroscope/OSU method and checks every result.
+//
+//   smpirun ... libcollsim-smpi.so --collective C --algos a,b --sizes 0,4096
+//       --roots 0,3 [--blocks N] --alpha A --beta B --gamma G --duplex full|half --reps R --warmup W
+//       [--op bxor|matmul] [--layout even|ramp|single] [--scale 0|1]
+//
+// For each algorithm × size × root: W warm-up and R timed repetitions. Each
+// repetition starts at one common instant (all ranks agree on the largest
+// MPI_Wtime and sleep until a start safely after it), so no rank's barrier
+// exit skew enters the time; the time of a repetition is that of the slowest
+// rank; the result is the minimum over repetitions. Before each repetition
+// every rank gets fresh inputs that depend on the repetition, and afterwards
+// checks its whole result, in scale mode (--scale 1) its window part
+// (workload.hpp). Rank 0 prints one CSV row per case
+// on stdout (header first), `correct` 0 where any rank's result was wrong;
+// the first wrong rank says where on stderr; `checked_ranks` says how many
+// ranks checked any of their result (all but reduce_scatter's ranks beyond
+// the window in scale mode, see workload.hpp). Exit status 1 if any result
+// was wrong or any rank started late.
+//
+// All per-rank state is local to main: under -no-privatize ranks share globals.
+//
+// Built against Open MPI the same file is collsim-mpi, run by mpirun on real
+// machines. There the common start is an instant of each node's own clock:
+// on one node all ranks share it; across nodes MPI_Wtime is not synchronised
+// (MPI_WTIME_IS_GLOBAL is false), so the start skew enters the times. A rank
+// that wakes late (the OS scheduler, oversubscription) is no error there: the
+// delay counts in its time, as the simulator's exact start cannot be had.
+// SimGrid's built-ins (smpi:*) exist only in the simulator.
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "block_policy.hpp"
+#include "collective.hpp"
+#include "protocol.hpp"
+#include "run_table.hpp"
+#include "start_instant.hpp"
+#include "workload.hpp"
+
+namespace collsim::sim {
+namespace {
+
+#ifdef COLLSIM_SMPI
+constexpr const char* kProgram = "collsim-smpi";
+constexpr bool kSimulated = true;
+#else
+constexpr const char* kProgram = "collsim-mpi";
+constexpr bool kSimulated = false;
+#endif
+
+// The protocol's arguments with the names looked up in the catalog.
+struct Options {
+  HarnessArgs args;
+  std::vector<const Algorithm*> algos;
+};
+
+// The driver composes these arguments (catalog/protocol.hpp), so errors are
+// terse; what needs p is checked here.
+Options parse(int argc, char** argv, int p) {
+  Options o{from_argv(argc, argv), {}};
+  const HarnessArgs& a = o.args;
+  for (const auto& name : a.algos) {
+    const Algorithm& algo = find_algorithm(a.collective, name);
+    if (!kSimulated && algo.has(kSmpiBuiltin)) throw std::invalid_argument(name + " is SimGrid's, simulator only");
+    const std::string unmet = unmet_restriction(algo, a.op);
+    if (!unmet.empty() && !a.ignore_restrictions) throw std::invalid_argument(unmet);
+    o.algos.push_back(&algo);
+  }
+  const int64_t elem = element_bytes(a.collective, a.op);
+  for (int64_t s : a.sizes)
+    if (s < 0 || s > std::numeric_limits<int>::max() || s % elem != 0)
+      throw std::invalid_argument("size " + std::to_string(s) + " out of range or no multiple of " + std::to_string(elem));
+  for (int64_t r : a.roots)
+    if (r < 0 || r >= p) throw std::invalid_argument("root out of range");
+  return o;
+}
+
+// Says on stderr, from the lowest rank whose result is wrong, where it is
+// wrong; returns whether every rank's result is right.
+bool all_correct(const std::string& wrong, const std::string& what, int rank, MPI_Comm comm) {
+  int p = 0;
+  MPI_Comm_size(comm, &p);
+  const int first = static_cast<int>(all_ranks(wrong.empty() ? p : rank, Fold::min, comm));
+  if (first == rank) std::fprintf(stderr, "%s: error: %s: rank %d %s\n", kProgram, what.c_str(), rank, wrong.c_str());
+  return first == p;
+}
+
+struct Outcome {
+  double seconds = std::numeric_limits<double>::infinity();  // best repetition
+  bool correct = true, on_time = true;
+  int checked_ranks = 0;
+};
+
+// One case: the minimum over repetitions of the slowest rank's time.
+Outcome time_case(const Algorithm& algo, Workload& work, int64_t blocks, const Options& o, const std::string& what) {
+  int rank = 0;
+  const CollArgs args = work.args(blocks);
+  MPI_Comm_rank(args.comm, &rank);
+  Outcome out;
+  out.checked_ranks = static_cast<int>(all_ranks(work.checks_something() ? 1 : 0, Fold::sum, args.comm));
+  for (int rep = 0; rep < o.args.warmup + o.args.reps; ++rep) {
+    work.fill(rep);
+    const double start = common_start(args.comm);
+    sleep_until(start);
+    if (kSimulated && MPI_Wtime() > start + 2e-9) {
+      std::fprintf(stderr, "%s: error: rank %d missed the common start by %g s\n", kProgram, rank, MPI_Wtime() - start);
+      out.on_time = false;
+    }
+    run_function(algo)(args);
+    const double t = all_ranks(MPI_Wtime() - start, Fold::max, args.comm);
+    if (rep >= o.args.warmup) out.seconds = std::min(out.seconds, t);
+    // One report per case is enough: later repetitions only repeat it.
+    if (out.correct) out.correct = all_correct(work.check(rep), what, rank, args.comm);
+  }
+  return out;
+}
+
+// The block count n of `algo` at `bytes`: --blocks, else the block policy's
+// pick, made by rank 0 alone and broadcast before any timing: the policy
+// evaluates the cost model some 70 times, and the models of two-tree and
+// circulant allgatherv cost O(p log p) and more each (at p = 16,384 every
+// rank searching took longer than the collective).
+int64_t block_count(const Algorithm& algo, const Options& o, int p, int64_t bytes, MPI_Comm comm) {
+  if (!algo.has(kBlocks)) return 1;
+  if (o.args.blocks > 0) return o.args.blocks;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int64_t n = rank == 0 ? choose_blocks(algo, o.args.net, p, bytes) : 0;
+  MPI_Bcast(&n, 1, MPI_INT64_T, 0, comm);
+  return n;
+}
+
+int run(int argc, char** argv) {
+  int p = 0, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  Options o;
+  try {
+    o = parse(argc, argv, p);
+  } catch (const std::exception& e) {
+    if (rank == 0) std::fprintf(stderr, "%s: error: %s\n", kProgram, e.what());
+    return 2;
+  }
+  if (rank == 0) std::printf("%s\n", kCsvHeader);
+  int failures = 0;
+  const HarnessArgs& a = o.args;
+  const bool reducing = reduces(a.collective);
+  const bool layout = a.collective == Collective::reduce_scatter || a.collective == Collective::allgatherv;
+  for (const Algorithm* algo : o.algos) {
+    for (int64_t bytes : a.sizes) {
+      const int64_t n = block_count(*algo, o, p, bytes, MPI_COMM_WORLD);
+      for (int64_t root : a.roots) {
+        char what[200];
+        std::snprintf(what, sizeof what, "%s %s p=%d bytes=%" PRId64 " blocks=%" PRId64 " root=%" PRId64,
+                      collective_name(a.collective), algo->name, p, bytes, n, root);
+        Workload work(a.collective, a.op, a.layout, MPI_COMM_WORLD, static_cast<int>(root), bytes, a.scale);
+        const Outcome out = time_case(*algo, work, n, o, what);
+        failures += !out.correct || !out.on_time;
+        if (rank != 0) continue;
+        Row row{collective_name(a.collective), algo->name, p, bytes, n, out.seconds * 1e6, std::nullopt, root,
+                a.reps, reducing ? operator_name(a.op) : "", layout ? layout_name(a.layout) : "", out.correct,
+                out.checked_ranks, {}, {}, {}};
+        if (algo->model) row.model_us = algo->model(a.net, p, bytes, n) * 1e6;
+        std::printf("%s\n", csv_line(row).c_str());
+        std::fflush(stdout);
+      }
+    }
+  }
+  return failures > 0 ? 1 : 0;
+}
+
+}  // namespace
+}  // namespace collsim::sim
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const int status = collsim::sim::run(argc, argv);
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,190 @@
+// The driver side of the smpirun boundary (issue 22): the one protocol both
+// sides share, processes started without a shell, outputs whose failure is
+// an error, restrictions checked before anything starts, and the collsim
+// binary free of SimGrid and MPI.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "catalog.hpp"
+#include "protocol.hpp"
+#include "run_cli.hpp"
+
+namespace collsim::sim {
+namespace {
+
+namespace fs = std::filesystem;
+using test::run_collsim_argv;
+using test::run_command;
+
+HarnessArgs from(const std::vector<std::string>& words) {
+  std::vector<const char*> argv{"harness"};
+  for (const auto& w : words) argv.push_back(w.c_str());
+  return from_argv(static_cast<int>(argv.size()), argv.data());
+}
+
+TEST(Protocol, ArgumentsRoundTrip) {
+  HarnessArgs a;
+  a.collective = Collective::reduce_scatter;
+  a.algos = {"circulant", "smpi:ompi"};
+  a.sizes = {0, 4096, 2147483640};
+  a.roots = {0, 3};
+  a.blocks = 7;
+  a.net = {1.5e-6, 1.0 / 3e9, 7e-11, false};
+  a.reps = 2;
+  a.warmup = 0;
+  a.op = Operator::matmul;
+  a.layout = Layout::ramp;
+  a.scale = true;
+  a.ignore_restrictions = true;
+  const HarnessArgs b = from(to_argv(a));
+  EXPECT_EQ(b.collective, a.collective);
+  EXPECT_EQ(b.algos, a.algos);
+  EXPECT_EQ(b.sizes, a.sizes);
+  EXPECT_EQ(b.roots, a.roots);
+  EXPECT_EQ(b.blocks, a.blocks);
+  EXPECT_EQ(b.net.alpha, a.net.alpha);  // exactly: %.17g
+  EXPECT_EQ(b.net.beta, a.net.beta);
+  EXPECT_EQ(b.net.gamma, a.net.gamma);
+  EXPECT_EQ(b.net.full_duplex, a.net.full_duplex);
+  EXPECT_EQ(b.reps, a.reps);
+  EXPECT_EQ(b.warmup, a.warmup);
+  EXPECT_EQ(b.op, a.op);
+  EXPECT_EQ(b.layout, a.layout);
+  EXPECT_EQ(b.scale, a.scale);
+  EXPECT_EQ(b.ignore_restrictions, a.ignore_restrictions);
+}
+
+TEST(Protocol, MalformedArgumentsAreRefused) {
+  const std::vector<std::string> good = {"--algos", "binomial", "--sizes", "8"};
+  EXPECT_NO_THROW(from(good));
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--colour", "blue"}, {"--blocks"}, {"--blocks", "2x"}, {"--duplex", "sideways"},
+        {"--alpha", "inf"}, {"--reps", "0"}, {"--scale", "yes"}, {"--sizes", "8,"}}) {
+    std::vector<std::string> words = good;
+    words.insert(words.end(), extra.begin(), extra.end());
+    EXPECT_THROW(from(words), std::invalid_argument) << words.back();
+  }
+  EXPECT_THROW(from({"--sizes", "8"}), std::invalid_argument) << "no --algos";
+}
+
+TEST(Protocol, RowsRoundTripThroughTheOneHeader) {
+  const Row ours{"allreduce", "ring", 64, 4096, 1, 123.456, 120.5, 0, 1, "matmul", "", true, 64, 1.25, 1.5, 33.5};
+  const Row builtin{"bcast", "smpi:ompi", 7, 0, 1, 0.5, std::nullopt, 3, 3, "", "", false, 7, {}, {}, {}};
+  for (const Row& r : {ours, builtin}) {
+    const std::string line = csv_line(r);
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','),
+              std::count(kCsvHeader, kCsvHeader + std::char_traits<char>::length(kCsvHeader), ','));
+    const Row back = parse_row(line);
+    EXPECT_EQ(csv_line(back), line);
+    EXPECT_EQ(back.model_us.has_value(), r.model_us.has_value());
+    EXPECT_EQ(back.wall_s.has_value(), r.wall_s.has_value());
+    EXPECT_EQ(back.correct, r.correct);
+  }
+  EXPECT_THROW(parse_row("bcast,binomial,7,0,1,0.5,,0,1,,,1,7,,"), std::runtime_error) << "15 columns";
+  EXPECT_THROW(parse_row("bcast,binomial,7,0,1,0.5,,0,1,,,2,7,,,"), std::runtime_error) << "correct = 2";
+  EXPECT_THROW(parse_row("bcast,binomial,seven,0,1,0.5,,0,1,,,1,7,,,"), std::runtime_error);
+}
+
+TEST(Driver, CollsimLinksNeitherSimGridNorMpi) {
+  const auto ldd = run_command(std::string("ldd ") + COLLSIM_BIN);
+  ASSERT_EQ(ldd.status, 0);
+  EXPECT_NE(ldd.out.find("libstdc++"), std::string::npos) << ldd.out;  // ldd did list the libraries
+  EXPECT_EQ(ldd.out.find("simgrid"), std::string::npos) << ldd.out;
+  EXPECT_EQ(ldd.out.find("mpi"), std::string::npos) << ldd.out;
+}
+
+int lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+
+TEST(Driver, RunRefusesABrokenRestrictionInOneLine) {
+  const auto r = run_collsim_argv(
+      {"run", "--collective", "reduce", "--algo", "circulant", "--op", "matmul", "--p", "4", "--size", "128"});
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_EQ(lines(r.out), 1) << r.out;
+  EXPECT_NE(r.out.find("commutative"), std::string::npos) << r.out;
+}
+
+TEST(Driver, CompareSkipsABrokenRestrictionWithAWarning) {
+  const std::string dir = std::string(TEST_TMPDIR) + "/compare-skip";
+  fs::remove_all(dir);
+  const auto r = run_collsim_argv({"compare", "--collective", "reduce", "--op", "matmul", "--p", "4", "--sizes", "128",
+                                   "--algos", "circulant,binary-tree", "--out", dir});
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("warning: skipped: reduce 'circulant'"), std::string::npos) << r.out;
+  const std::string csv = test::read_file(dir + "/results.csv");
+  EXPECT_NE(csv.find("reduce,binary-tree,4,128,"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find("reduce,circulant,"), std::string::npos) << csv;
+}
+
+TEST(Driver, StrayWordsAreErrors) {
+  const auto r = run_collsim_argv({"run", "--algo", "binomial", "--p", "4", "--size", "4KiB", "1MiB"});
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_EQ(lines(r.out), 1) << r.out;
+}
+
+// compare and map write where --out says, whatever the path holds; a shell
+// anywhere would run the `touch`.
+TEST(Driver, OutputPathsWithQuotesAndDollarsReachNoShell) {
+  const fs::path base = fs::path(TEST_TMPDIR) / "hostile";
+  fs::remove_all(base);
+  fs::create_directories(base);
+  const fs::path out = base / "it's \"odd\" $(touch X) dir";
+  const auto compare = run_collsim_argv(
+      {"compare", "--collective", "bcast", "--p", "4", "--sizes", "4KiB", "--algos", "circulant", "--out", out.string()});
+  EXPECT_EQ(compare.status, 0) << compare.out;
+  EXPECT_TRUE(fs::is_regular_file(out / "results.csv"));
+  EXPECT_TRUE(fs::is_regular_file(out / "bcast.png"));
+  const fs::path map_out = out / "map $(touch X)";
+  const auto map = run_collsim_argv({"map", "--collective", "allreduce", "--p", "2,3", "--sizes", "64", "--algos",
+                                     "recursive-doubling,smpi:rdb", "--out", map_out.string()});
+  EXPECT_EQ(map.status, 0) << map.out;
+  for (const char* name : {"map.csv", "map.png", "ratio.png"}) EXPECT_TRUE(fs::is_regular_file(map_out / name)) << name;
+  for (const fs::path& where : {fs::current_path(), base, out, map_out})
+    EXPECT_FALSE(fs::exists(where / "X")) << where;
+}
+
+TEST(Driver, FailedWritesAreErrors) {
+  const auto unwritable = run_collsim_argv(
+      {"compare", "--collective", "bcast", "--p", "2", "--sizes", "8", "--algos", "binomial", "--out", "/proc/self"});
+  EXPECT_EQ(unwritable.status, 1) << unwritable.out;
+  EXPECT_NE(unwritable.out.find("cannot write"), std::string::npos) << unwritable.out;
+  EXPECT_EQ(unwritable.out.find("results:"), std::string::npos) << "no success line after a failed write";
+  const auto full = run_command("(" + std::string(COLLSIM_BIN) + " schedule circulant --p 5 --format csv > /dev/full)", true);
+  EXPECT_EQ(full.status, 1) << full.out;
+  EXPECT_NE(full.out.find("standard output"), std::string::npos) << full.out;
+}
+
+TEST(Driver, AbsurdNetworkNumbersAreRefused) {
+  const auto r = run_collsim_argv({"run", "--algo", "binomial", "--p", "4", "--size", "1KiB", "--alpha", "1e20"});
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("alpha"), std::string::npos) << r.out;
+}
+
+TEST(Driver, MapWithABrokenPlatformFileFails) {
+  const std::string platform = test::write_temp("broken.xml", "<platform version=\"4.1\">\n");
+  const std::string dir = std::string(TEST_TMPDIR) + "/map-broken";
+  fs::remove_all(dir);
+  const auto r = run_collsim_argv({"map", "--collective", "allreduce", "--p", "2", "--sizes", "64", "--algos",
+                                   "recursive-doubling", "--platform", platform, "--out", dir});
+  EXPECT_NE(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("no algorithm gave a result"), std::string::npos) << r.out;
+}
+
+// SimGrid 3.32's SMP_linear bcast deadlocks at p = 8: the error says so and
+// keeps the files its rerun line names.
+TEST(Driver, ADeadlockIsNamedAndItsFilesKept) {
+  const auto r = run_collsim_argv({"run", "--algo", "smpi:SMP_linear", "--p", "8", "--size", "1KiB"});
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("deadlock"), std::string::npos) << r.out;
+  const size_t at = r.out.find("files kept in ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string kept = r.out.substr(at + 14, r.out.find(';', at) - at - 14);
+  EXPECT_TRUE(fs::is_regular_file(fs::path(kept) / "hosts.txt")) << kept;
+  EXPECT_NE(r.out.find("rerun: cd " + kept), std::string::npos) << r.out;
+  fs::remove_all(kept);
+}
+
+}  // namespace
+}  // namespace collsim::sim
