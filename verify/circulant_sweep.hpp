@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "args.hpp"
+#include "values.hpp"
 #include "circulant_check.hpp"
 
 namespace collsim {

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "args.hpp"
+#include "values.hpp"
 #include "circulant_check.hpp"  // Counterexample
 
 namespace collsim {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "args.hpp"
+#include "values.hpp"
 
 namespace collsim {
 

@@ -1,0 +1,75 @@
+#include "values.hpp"
+
+#include <charconv>
+#include <cstdio>
+
+#include <unistd.h>
+
+namespace collsim::cli {
+
+int64_t parse_int(const std::string& text, const std::string& what, int64_t lo, int64_t hi) {
+  int64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec == std::errc::invalid_argument || ptr != end)
+    throw UsageError(what + ": '" + text + "' is not an integer");
+  if (ec == std::errc::result_out_of_range || value < lo || value > hi)
+    throw UsageError(what + ": " + text + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return value;
+}
+
+Range parse_range(const std::string& text, const std::string& what, int64_t lo, int64_t hi) {
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) {
+    const int64_t v = parse_int(text, what, lo, hi);
+    return {v, v};
+  }
+  Range r{parse_int(text.substr(0, colon), what, lo, hi), parse_int(text.substr(colon + 1), what, lo, hi)};
+  if (r.lo > r.hi) throw UsageError(what + ": empty range '" + text + "'");
+  return r;
+}
+
+std::vector<int64_t> parse_list(const std::string& text, const std::string& what, int64_t lo, int64_t hi) {
+  std::vector<int64_t> values;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    values.push_back(parse_int(text.substr(start, comma - start), what, lo, hi));
+    if (comma == std::string::npos) return values;
+    start = comma + 1;
+  }
+}
+
+void require_one_of(const std::string& value, const std::string& what, const std::vector<std::string>& allowed) {
+  std::string known;
+  for (const auto& a : allowed) {
+    if (a == value) return;
+    known += (known.empty() ? "" : ", ") + a;
+  }
+  throw UsageError("unknown " + what + " '" + value + "'; known: " + known);
+}
+
+Progress::Progress(std::string label)
+    : label_(std::move(label)), start_(std::chrono::steady_clock::now()), last_(start_) {}
+
+double Progress::elapsed_seconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void Progress::update(double fraction, const std::string& detail) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - start_ < std::chrono::seconds(2) || now - last_ < std::chrono::seconds(2)) return;
+  last_ = now;
+  printed_ = true;
+  // Rewrite one line on a terminal; one line per update in a log file.
+  const bool terminal = isatty(fileno(stderr));
+  std::fprintf(stderr, "%s%s: %5.1f%% %s, %.0f s elapsed%s", terminal ? "\r" : "", label_.c_str(), 100.0 * fraction,
+               detail.c_str(), elapsed_seconds(), terminal ? "   " : "\n");
+  std::fflush(stderr);
+}
+
+Progress::~Progress() {
+  if (printed_ && isatty(fileno(stderr))) std::fputc('\n', stderr);
+}
+
+}  // namespace collsim::cli

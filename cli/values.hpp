@@ -1,0 +1,51 @@
+// Values on the command line without the command-line library: strict
+// number parsing (no silent clamping), ranges "A:B", lists "a,b,c", the
+// error type for bad input, and a progress line on stderr for long runs.
+// Library code (verify/, the driver) includes this; only the command layer
+// includes args.hpp and so Boost.Program_options.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace collsim::cli {
+
+// Bad input from the user: reported as one line, exit status 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Whole decimal integer in [lo, hi]; `what` names the option in errors.
+int64_t parse_int(const std::string& text, const std::string& what, int64_t lo, int64_t hi);
+
+struct Range {
+  int64_t lo, hi;
+};
+// "A:B" (inclusive) or a single "A"; both ends in [lo, hi] and A <= B.
+Range parse_range(const std::string& text, const std::string& what, int64_t lo, int64_t hi);
+
+// "a,b,c", each in [lo, hi].
+std::vector<int64_t> parse_list(const std::string& text, const std::string& what, int64_t lo, int64_t hi);
+
+// Throws UsageError unless `value` is one of `allowed`.
+void require_one_of(const std::string& value, const std::string& what, const std::vector<std::string>& allowed);
+
+// Rate-limited progress on stderr: silent for the first two seconds, then a
+// line at most every two seconds, so short runs stay quiet.
+class Progress {
+ public:
+  explicit Progress(std::string label);
+  void update(double fraction, const std::string& detail);
+  double elapsed_seconds() const;
+  ~Progress();
+
+ private:
+  std::string label_;
+  std::chrono::steady_clock::time_point start_, last_;
+  bool printed_ = false;
+};
+
+}  // namespace collsim::cli
