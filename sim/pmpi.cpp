@@ -19,12 +19,13 @@
 //
 // Names are registry rows of that collective; SimGrid's (smpi:*) are not.
 // A bad setting stops the program in MPI_Init (or MPI_Init_thread): one line
-// on stderr from the lowest rank that has it, exit status 2.
+// on stderr from the lowest rank that has it, exit status 2; so do settings
+// that differ between ranks (rank 0 says so).
 //
 // One decision per call, the same on every rank. Whether our algorithm or
 // Open MPI's runs a call depends only on what MPI requires to agree across
 // the communicator:
-//   - the settings above;
+//   - the settings above (checked equal on all ranks in MPI_Init);
 //   - the communicator's kind (intra or inter);
 //   - the message size in bytes: count x type size, which the type
 //     signatures fix (for allgatherv the sum over the ranks' blocks);
@@ -133,18 +134,42 @@ std::string configure() {
   return "";
 }
 
+// Each rank's settings as numbers: the row of each named algorithm (-1:
+// none) and COLLSIM_BLOCKS. Ranks that ran different algorithms would hang.
+std::vector<long long> settings() {
+  std::vector<long long> s;
+  for (const Algorithm* a : config.algo) s.push_back(a ? a - algorithms().data() : -1);
+  s.push_back(config.blocks);
+  return s;
+}
+
+bool settings_agree() {
+  const std::vector<long long> mine = settings();
+  std::vector<long long> range(mine);  // the maxima, then minus the minima
+  for (long long s : mine) range.push_back(-s);
+  PMPI_Allreduce(MPI_IN_PLACE, range.data(), static_cast<int>(range.size()), MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  for (size_t i = 0; i < mine.size(); ++i)
+    if (range[i] != -range[mine.size() + i]) return false;
+  return true;
+}
+
 void combine_packed(void* in, void* inout, int* len, MPI_Datatype*);
 // combine_packed as a non-commutative ([0]) and a commutative ([1]) operator.
 MPI_Op packed_ops[2];
 
-// After PMPI_Init: all ranks agree whether any setting is bad; if so the
-// lowest such rank says why and every rank leaves.
+// After PMPI_Init: all ranks agree whether any setting is bad or differs
+// between ranks; if so the lowest rank that knows says why and every rank
+// leaves.
 void start() {
   int rank = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const std::string error = configure();
+  std::string error = configure();
   int bad = error.empty() ? INT_MAX : rank;
   PMPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (bad == INT_MAX && !settings_agree()) {
+    bad = 0;
+    error = "COLLSIM_* settings differ between ranks";
+  }
   if (bad == INT_MAX) {
     PMPI_Op_create(combine_packed, 0, &packed_ops[0]);
     PMPI_Op_create(combine_packed, 1, &packed_ops[1]);

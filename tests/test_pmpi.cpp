@@ -209,5 +209,21 @@ TEST(PmpiErrors, BadSettingStopsAtInit) {
   }
 }
 
+// Ranks that named different algorithms would wait for each other forever:
+// rank 0 says so and all stop. (Open MPI's MPMD syntax gives rank 0 other
+// settings than ranks 1 and 2.)
+TEST(PmpiErrors, SettingsThatDifferStopAtInit) {
+  const std::string preload = std::string("env LD_PRELOAD=") + PMPI_LIB;
+  for (const char* other : {"COLLSIM_BCAST=binomial", "COLLSIM_BCAST=circulant COLLSIM_BLOCKS=2"}) {
+    const ProgramRun r = program(1, kTimeout, false,
+                                 preload + " COLLSIM_BCAST=circulant " + MPI_PROGRAM + " : -np 2 " + preload + " " +
+                                     other + " " + MPI_PROGRAM);
+    EXPECT_NE(r.status, 0) << other;
+    EXPECT_EQ(r.out, "") << other;
+    EXPECT_NE(r.err.find("libcollsim-pmpi: error: COLLSIM_* settings differ between ranks"), std::string::npos)
+        << other << "\n" << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace collsim::sim
