@@ -183,10 +183,7 @@ void start() {
 void say(MPI_Comm comm, const char* fn, const std::string& what) {
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
-  if (!config.verbose || rank != 0) return;
-  // One write per line: the rank 0s of split communicators write at once.
-  const std::string line = std::string("libcollsim-pmpi: ") + fn + ": " + what + "\n";
-  std::fwrite(line.data(), 1, line.size(), stderr);
+  if (config.verbose && rank == 0) std::fprintf(stderr, "libcollsim-pmpi: %s: %s\n", fn, what.c_str());
 }
 
 int64_t type_size(MPI_Datatype type) {
