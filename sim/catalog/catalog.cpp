@@ -75,11 +75,15 @@ const std::vector<Algorithm>& algorithms() { return kAlgorithms; }
 
 size_t catalog_index(const Algorithm& a) { return static_cast<size_t>(&a - kAlgorithms.data()); }
 
-std::string unmet_restriction(const Algorithm& a, Operator op) {
-  if (a.has(kCommutative) && op == Operator::matmul)
-    return std::string(collective_name(a.collective)) + " '" + a.name +
-           "' needs a commutative operator; --op matmul is not (use bxor, or an algorithm that keeps the order)";
+std::string unmet_restriction(const Algorithm& a, bool commutative_op) {
+  if (a.has(kCommutative) && !commutative_op)
+    return std::string(collective_name(a.collective)) + " '" + a.name + "' needs a commutative operator";
   return "";
+}
+
+std::string unmet_restriction(const Algorithm& a, Operator op) {
+  const std::string unmet = unmet_restriction(a, op != Operator::matmul);
+  return unmet.empty() ? unmet : unmet + "; --op matmul is not (use bxor, or an algorithm that keeps the order)";
 }
 
 std::vector<const Algorithm*> algorithms_of(Collective c) {

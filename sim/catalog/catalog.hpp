@@ -102,6 +102,8 @@ std::string known_names(Collective c);  // comma-separated, table order
 // The restrictions of a row, checked in this one place before anything runs
 // (run refuses, compare and map skip, the PMPI library falls back): the
 // reason `a` cannot run this case, or "" when it can.
+std::string unmet_restriction(const Algorithm& a, bool commutative_op);
+// The same for the harness's test operators (matmul is not commutative).
 std::string unmet_restriction(const Algorithm& a, Operator op);
 
 }  // namespace collsim::sim
