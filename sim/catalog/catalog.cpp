@@ -35,15 +35,6 @@ Enum parse_name(const std::string& name, const Enum (&values)[N], const char* (*
 
 }  // namespace
 
-const char* collective_name(Collective c) {
-  static const char* const names[] = {"bcast", "reduce", "allreduce", "reduce_scatter", "allgatherv", "scan", "exscan"};
-  return names[static_cast<int>(c)];
-}
-
-Collective parse_collective(const std::string& name) { return parse_name(name, kCollectives, collective_name, "collective"); }
-
-bool reduces(Collective c) { return c != Collective::bcast && c != Collective::allgatherv; }
-
 const char* operator_name(Operator op) { return op == Operator::bxor ? "bxor" : "matmul"; }
 
 Operator parse_operator(const std::string& name) {

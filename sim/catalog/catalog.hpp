@@ -13,26 +13,16 @@
 #include <string>
 #include <vector>
 
+#include "collectives.hpp"
+
 namespace collsim::sim {
 
-// What `bytes` (the m of the cost models) means per collective:
-//   bcast          the message
-//   reduce, allreduce, scan, exscan
-//                  each rank's input vector (= its result)
-//   reduce_scatter each rank's input vector; rank r gets counts[r] elements
-//                  of the reduced vector (MPI_Reduce_scatter; equal counts
-//                  are MPI_Reduce_scatter_block)
-//   allgatherv     the gathered vector; rank r contributes counts[r] bytes
-enum class Collective { bcast, reduce, allreduce, reduce_scatter, allgatherv, scan, exscan };
-inline constexpr Collective kCollectives[] = {Collective::bcast,          Collective::reduce,
-                                              Collective::allreduce,      Collective::reduce_scatter,
-                                              Collective::allgatherv,     Collective::scan,
-                                              Collective::exscan};
-const char* collective_name(Collective c);
-// Throws std::invalid_argument listing the known collectives.
-Collective parse_collective(const std::string& name);
-// Does the collective apply ⊕ (and so take --op)?
-bool reduces(Collective c);
+// The collectives (schedules/collectives.hpp), by their short names here.
+using collsim::Collective;
+using collsim::collective_name;
+using collsim::kCollectives;
+using collsim::parse_collective;
+using collsim::reduces;
 
 // The ⊕ a reduction is checked with (the harness's test data, sim/workload):
 //   bxor    MPI_LONG elements, bitwise xor: commutative (seed 000's Table 1)

@@ -1,0 +1,207 @@
+#include "plan.hpp"
+
+#include <charconv>
+#include <istream>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace collsim::plan {
+
+namespace {
+
+constexpr int64_t kMaxRanks = (int64_t{1} << 31) - 1;
+constexpr int64_t kMaxBlocks = (int64_t{1} << 40);
+
+bool per_segment(Collective c) { return c == Collective::allgatherv || c == Collective::reduce_scatter; }
+
+// "0,1,4-7": runs of consecutive blocks as ranges.
+std::string block_list(const std::vector<int64_t>& blocks) {
+  std::string text;
+  for (size_t i = 0; i < blocks.size();) {
+    size_t j = i;
+    while (j + 1 < blocks.size() && blocks[j + 1] == blocks[j] + 1) ++j;
+    text += (text.empty() ? "" : ",") + std::to_string(blocks[i]);
+    if (j > i) text += "-" + std::to_string(blocks[j]);
+    i = j + 1;
+  }
+  return text;
+}
+
+int64_t number(const std::string& word, int64_t lo, int64_t hi, const std::string& what) {
+  int64_t v = 0;
+  const char* end = word.data() + word.size();
+  const auto [ptr, ec] = std::from_chars(word.data(), end, v);
+  if (word.empty() || ec != std::errc() || ptr != end)
+    throw std::invalid_argument(what + " '" + word + "' is not an integer");
+  if (v < lo || v > hi)
+    throw std::invalid_argument(what + " " + word + " is out of range [" + std::to_string(lo) + ", " +
+                                std::to_string(hi) + "]");
+  return v;
+}
+
+std::vector<int64_t> parse_blocks(const std::string& text, int64_t nblocks) {
+  std::vector<int64_t> blocks;
+  std::stringstream list(text);
+  for (std::string item; std::getline(list, item, ',');) {
+    const size_t dash = item.find('-');
+    const int64_t a = number(item.substr(0, dash), 0, nblocks - 1, "block");
+    const int64_t b = dash == std::string::npos ? a : number(item.substr(dash + 1), a, nblocks - 1, "block");
+    if (b - a > kMaxBlocks) throw std::invalid_argument("block range too long");
+    for (int64_t x = a; x <= b; ++x) blocks.push_back(x);
+  }
+  if (blocks.empty() || text.back() == ',') throw std::invalid_argument("empty block list '" + text + "'");
+  return blocks;
+}
+
+template <class Enum, size_t N>
+Enum parse_word(const std::string& word, const Enum (&values)[N], const char* (*name)(Enum), const char* what) {
+  for (Enum v : values)
+    if (word == name(v)) return v;
+  throw std::invalid_argument(std::string("unknown ") + what + " '" + word + "'");
+}
+
+// One `step ...` line after the word `step`.
+Step parse_step(std::istringstream& words, const Header& h) {
+  Step s;
+  std::string word;
+  bool send = false, recv = false;
+  auto next = [&](const char* what) {
+    if (!(words >> word)) throw std::invalid_argument(std::string("missing ") + what);
+    return word;
+  };
+  while (words >> word) {
+    if (word == "send" && !send) {
+      send = true;
+      s.send_to = number(next("peer"), 0, h.p - 1, "peer");
+      if (next("'blocks'") != "blocks") throw std::invalid_argument("expected 'blocks' after the peer");
+      s.send_blocks = parse_blocks(next("block list"), h.blocks);
+    } else if (word == "recv" && !recv) {
+      recv = true;
+      s.recv_from = number(next("peer"), 0, h.p - 1, "peer");
+      if (next("'blocks'") != "blocks") throw std::invalid_argument("expected 'blocks' after the peer");
+      s.recv_blocks = parse_blocks(next("block list"), h.blocks);
+    } else if (word == "value" && send) {
+      static constexpr Value all[] = {Value::acc, Value::input, Value::acc_op_input};
+      s.send_value = parse_word(next("value"), all, value_name, "value");
+    } else if (word == "combine" && recv) {
+      static constexpr Combine all[] = {Combine::store, Combine::left, Combine::right};
+      s.combine = parse_word(next("combine"), all, combine_name, "combine");
+    } else {
+      throw std::invalid_argument("unexpected word '" + word + "' in a step");
+    }
+  }
+  if (!send && !recv) throw std::invalid_argument("a step needs a send or a receive");
+  return s;
+}
+
+// The header's key-value lines, in any order, each once, before the first rank.
+void parse_header_line(const std::string& key, std::istringstream& words, Header& h, std::map<std::string, bool>& seen) {
+  std::string value;
+  if (!(words >> value)) throw std::invalid_argument("missing value of '" + key + "'");
+  if (seen[key]) throw std::invalid_argument("'" + key + "' given twice");
+  seen[key] = true;
+  if (key == "collective") h.collective = parse_collective(value);
+  else if (key == "p") h.p = number(value, 1, kMaxRanks, "p");
+  else if (key == "root") h.root = number(value, 0, kMaxRanks - 1, "root");
+  else if (key == "blocks") h.blocks = number(value, 1, kMaxBlocks, "blocks");
+  else if (key == "commutative") h.commutative = number(value, 0, 1, "commutative") == 1;
+  else throw std::invalid_argument("unknown word '" + key + "'");
+}
+
+void check_header(const Header& h, const std::map<std::string, bool>& seen) {
+  for (const char* key : {"collective", "p", "blocks"})
+    if (!seen.count(key)) throw std::invalid_argument(std::string("the header lacks '") + key + "'");
+  if (h.root >= h.p) throw std::invalid_argument("root " + std::to_string(h.root) + " is not a rank of p = " + std::to_string(h.p));
+  if (per_segment(h.collective) && h.blocks % h.p != 0)
+    throw std::invalid_argument(std::string(collective_name(h.collective)) + ": blocks must be a multiple of p");
+}
+
+}  // namespace
+
+int64_t segment_blocks(const Header& h) { return per_segment(h.collective) ? h.blocks / h.p : h.blocks; }
+
+int64_t block_owner(const Header& h, int64_t block) { return per_segment(h.collective) ? block / segment_blocks(h) : h.root; }
+
+const char* value_name(Value v) {
+  static const char* const names[] = {"acc", "input", "acc+input"};
+  return names[static_cast<int>(v)];
+}
+
+const char* combine_name(Combine c) {
+  static const char* const names[] = {"store", "left", "right"};
+  return names[static_cast<int>(c)];
+}
+
+void write_plan(std::ostream& out, const Plan& plan) {
+  const Header& h = plan.header;
+  out << "collsim-plan 1\ncollective " << collective_name(h.collective) << "\np " << h.p << "\nroot " << h.root
+      << "\nblocks " << h.blocks << "\ncommutative " << (h.commutative ? 1 : 0) << "\n";
+  for (int64_t r = 0; r < h.p; ++r) {
+    const std::vector<Step> steps = plan.steps(r);
+    if (steps.empty()) continue;
+    out << "rank " << r << "\n";
+    for (const Step& s : steps) {
+      out << "step";
+      if (s.send_to >= 0) {
+        out << " send " << s.send_to << " blocks " << block_list(s.send_blocks);
+        if (s.send_value != Value::acc) out << " value " << value_name(s.send_value);
+      }
+      if (s.recv_from >= 0) {
+        out << " recv " << s.recv_from << " blocks " << block_list(s.recv_blocks);
+        if (s.combine != Combine::store) out << " combine " << combine_name(s.combine);
+      }
+      out << "\n";
+    }
+  }
+}
+
+Plan read_plan(std::istream& in) {
+  Header h;
+  std::map<std::string, bool> seen;
+  auto ranks = std::make_shared<std::map<int64_t, std::vector<Step>>>();
+  std::vector<Step>* current = nullptr;
+  bool versioned = false;
+  int64_t line_no = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_no;
+    try {
+      const size_t hash = line.find('#');
+      std::istringstream words(line.substr(0, hash));
+      std::string key;
+      if (!(words >> key)) continue;
+      if (!versioned) {
+        std::string version;
+        if (key != "collsim-plan" || !(words >> version) || version != "1")
+          throw std::invalid_argument("a plan file starts with 'collsim-plan 1'");
+        versioned = true;
+      } else if (key == "rank") {
+        if (!current) check_header(h, seen);
+        std::string word;
+        const int64_t r = number(words >> word ? word : "", 0, h.p - 1, "rank");
+        if (ranks->count(r)) throw std::invalid_argument("rank " + std::to_string(r) + " given twice");
+        current = &(*ranks)[r];
+      } else if (key == "step") {
+        if (!current) throw std::invalid_argument("a step before any 'rank' line");
+        current->push_back(parse_step(words, h));
+      } else {
+        if (current) throw std::invalid_argument("header line '" + key + "' after the first rank");
+        parse_header_line(key, words, h, seen);
+      }
+      std::string extra;
+      if (words >> extra) throw std::invalid_argument("unexpected '" + extra + "'");
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("line " + std::to_string(line_no) + ": " + e.what());
+    }
+  }
+  if (!versioned) throw std::invalid_argument("empty plan: a plan file starts with 'collsim-plan 1'");
+  if (!current) check_header(h, seen);
+  return {h, [ranks](int64_t r) {
+            const auto it = ranks->find(r);
+            return it == ranks->end() ? std::vector<Step>{} : it->second;
+          }};
+}
+
+}  // namespace collsim::plan
