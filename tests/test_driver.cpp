@@ -4,7 +4,9 @@
 // binary free of SimGrid and MPI.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -184,6 +186,103 @@ TEST(Driver, ADeadlockIsNamedAndItsFilesKept) {
   EXPECT_TRUE(fs::is_regular_file(fs::path(kept) / "hosts.txt")) << kept;
   EXPECT_NE(r.out.find("rerun: cd " + kept), std::string::npos) << r.out;
   fs::remove_all(kept);
+}
+
+// --- plan files through the plan executor (issue 15, deliverable 5) ---
+
+const std::string kPlanHeader = "collsim-plan 1\n";
+
+// The binomial broadcast written out by hand (p = 4, root 0, one block): the
+// same messages in the same order as `binomial`, so the same times.
+const std::string kBinomial4 = kPlanHeader +
+                               "collective bcast\np 4\nroot 0\nblocks 1\n"
+                               "rank 0\nstep send 2 blocks 0\nstep send 1 blocks 0\n"
+                               "rank 1\nstep recv 0 blocks 0\n"
+                               "rank 2\nstep recv 0 blocks 0\nstep send 3 blocks 0\n"
+                               "rank 3\nstep recv 2 blocks 0\n";
+
+// A chain reduce to root 0 at p = 3 in rank order: rank 1 forms [1] ⊕ [2]
+// (combine right), rank 0 forms [0] ⊕ [1, 2].
+std::string chain_reduce(const char* root_combine) {
+  return kPlanHeader + "collective reduce\np 3\nroot 0\nblocks 1\n"
+                       "rank 2\nstep send 1 blocks 0\n"
+                       "rank 1\nstep recv 2 blocks 0 combine right\nstep send 0 blocks 0\n"
+                       "rank 0\nstep recv 1 blocks 0 combine " + root_combine + "\n";
+}
+
+// A ring allgatherv at p = 3, one block per rank's segment.
+const std::string kRing3 = kPlanHeader +
+                           "collective allgatherv\np 3\nblocks 3\n"
+                           "rank 0\nstep send 1 blocks 0 recv 2 blocks 2\nstep send 1 blocks 2 recv 2 blocks 1\n"
+                           "rank 1\nstep send 2 blocks 1 recv 0 blocks 0\nstep send 2 blocks 0 recv 0 blocks 2\n"
+                           "rank 2\nstep send 0 blocks 2 recv 1 blocks 1\nstep send 0 blocks 1 recv 1 blocks 0\n";
+
+// CSV rows of `out` (header dropped).
+std::vector<Row> rows_of(const std::string& out) {
+  std::vector<Row> rows;
+  std::stringstream lines(out);
+  for (std::string line; std::getline(lines, line);)
+    if (line != kCsvHeader && line.find(',') != std::string::npos) rows.push_back(parse_row(line));
+  return rows;
+}
+
+TEST(PlanFiles, AHandWrittenBinomialRunsExactlyAsTheAlgorithm) {
+  const std::string file = test::write_temp("binomial4.plan", kBinomial4);
+  const auto plan = run_collsim_argv({"run", "--plan", file, "--p", "4", "--size", "1KiB,1MiB", "--format", "csv"});
+  const auto algo = run_collsim_argv({"run", "--algo", "binomial", "--p", "4", "--size", "1KiB,1MiB", "--format", "csv"});
+  ASSERT_EQ(plan.status, 0) << plan.out;
+  ASSERT_EQ(algo.status, 0) << algo.out;
+  const auto from_plan = rows_of(plan.out), from_algo = rows_of(algo.out);
+  ASSERT_EQ(from_plan.size(), 2u);
+  ASSERT_EQ(from_algo.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(from_plan[i].algorithm, "plan:binomial4.plan");
+    EXPECT_TRUE(from_plan[i].correct);
+    EXPECT_EQ(from_plan[i].time_us, from_algo[i].time_us) << from_plan[i].bytes;
+  }
+}
+
+TEST(PlanFiles, OrderOfTheCombinesIsCheckedWithMatmul) {
+  const std::string right = test::write_temp("chain-right.plan", chain_reduce("right"));
+  const auto ok = run_collsim_argv(
+      {"run", "--collective", "reduce", "--op", "matmul", "--plan", right, "--p", "3", "--size", "96,3200"});
+  EXPECT_EQ(ok.status, 0) << ok.out;
+  const std::string swapped = test::write_temp("chain-left.plan", chain_reduce("left"));
+  const auto wrong = run_collsim_argv(
+      {"run", "--collective", "reduce", "--op", "matmul", "--plan", swapped, "--p", "3", "--size", "96"});
+  EXPECT_EQ(wrong.status, 1) << wrong.out;
+  EXPECT_NE(wrong.out.find("wrong result"), std::string::npos) << wrong.out;
+  const auto commutative = run_collsim_argv(
+      {"run", "--collective", "reduce", "--op", "bxor", "--plan", swapped, "--p", "3", "--size", "96"});
+  EXPECT_EQ(commutative.status, 0) << "bxor does not see the order: " << commutative.out;
+}
+
+TEST(PlanFiles, ARingAllgathervServesIrregularCountsInCompare) {
+  const std::string file = test::write_temp("ring3.plan", kRing3);
+  const std::string dir = std::string(TEST_TMPDIR) + "/compare-plan";
+  fs::remove_all(dir);
+  const auto r = run_collsim_argv({"compare", "--collective", "allgatherv", "--layout", "ramp", "--p", "3", "--sizes",
+                                   "7,6000", "--algos", "plan:" + file + ",circulant", "--out", dir});
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string csv = test::read_file(dir + "/results.csv");
+  const auto rows = rows_of(csv);
+  EXPECT_EQ(rows.size(), 4u) << csv;
+  EXPECT_EQ(std::count_if(rows.begin(), rows.end(), [](const Row& row) { return row.algorithm == "plan:ring3.plan" && row.correct; }), 2)
+      << csv;
+}
+
+TEST(PlanFiles, BadPlanFilesGiveOneErrorLine) {
+  const std::string misspelt = test::write_temp("misspelt.plan", kPlanHeader + "collective bcast\np 4\nblocks 1\nrank 0\nstep sned 1 blocks 0\n");
+  const auto r = run_collsim_argv({"run", "--plan", misspelt, "--p", "4", "--size", "8"});
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_EQ(lines(r.out), 1) << r.out;
+  EXPECT_NE(r.out.find("line 6: unexpected word 'sned'"), std::string::npos) << r.out;
+  const std::string file = test::write_temp("binomial4.plan", kBinomial4);
+  const auto wrong_p = run_collsim_argv({"run", "--plan", file, "--p", "5", "--size", "8"});
+  EXPECT_EQ(wrong_p.status, 2) << wrong_p.out;
+  EXPECT_NE(wrong_p.out.find("at p = 4"), std::string::npos) << wrong_p.out;
+  const auto both = run_collsim_argv({"run", "--plan", file, "--algo", "binomial", "--p", "4", "--size", "8"});
+  EXPECT_EQ(both.status, 2) << both.out;
 }
 
 }  // namespace

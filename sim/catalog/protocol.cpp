@@ -74,9 +74,13 @@ std::optional<double> optional_double(const std::string& s) {
 
 }  // namespace
 
+std::string plan_row_name(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return "plan:" + (slash == std::string::npos ? path : path.substr(slash + 1));
+}
+
 std::vector<std::string> to_argv(const HarnessArgs& a) {
-  return {"--collective", collective_name(a.collective),
-          "--algos",      join(a.algos),
+  std::vector<std::string> argv = {"--collective", collective_name(a.collective),
           "--sizes",      join(a.sizes),
           "--roots",      join(a.roots),
           "--blocks",     std::to_string(a.blocks),
@@ -90,6 +94,11 @@ std::vector<std::string> to_argv(const HarnessArgs& a) {
           "--layout",     layout_name(a.layout),
           "--scale",      a.scale ? "1" : "0",
           "--restrictions", a.ignore_restrictions ? "ignore" : "check"};
+  // No empty words (smpirun's script drops them); one word per plan path
+  // (a file name may hold commas).
+  if (!a.algos.empty()) argv.insert(argv.end(), {"--algos", join(a.algos)});
+  for (const auto& path : a.plan_files) argv.insert(argv.end(), {"--plan", path});
+  return argv;
 }
 
 HarnessArgs from_argv(int argc, const char* const* argv, int first) {
@@ -101,6 +110,7 @@ HarnessArgs from_argv(int argc, const char* const* argv, int first) {
     const std::string val = argv[i + 1];
     if (key == "--collective") a.collective = parse_collective(val);
     else if (key == "--algos") a.algos = split(val);
+    else if (key == "--plan") a.plan_files.push_back(val);
     else if (key == "--sizes") for (const auto& s : split(val)) a.sizes.push_back(to_int(s));
     else if (key == "--roots") for (const auto& s : split(val)) a.roots.push_back(to_int(s));
     else if (key == "--blocks") a.blocks = to_int(val);
@@ -116,7 +126,7 @@ HarnessArgs from_argv(int argc, const char* const* argv, int first) {
     else if (key == "--restrictions" && (val == "check" || val == "ignore")) a.ignore_restrictions = val == "ignore";
     else throw std::invalid_argument("bad option " + key + " " + val);
   }
-  if (a.algos.empty() || a.algos.front().empty()) throw std::invalid_argument("--algos is required");
+  if (a.algos.empty() && a.plan_files.empty()) throw std::invalid_argument("--algos or --plan is required");
   if (a.sizes.empty()) throw std::invalid_argument("--sizes is required");
   if (a.roots.empty()) a.roots.push_back(0);
   if (a.blocks < 0 || a.reps < 1 || a.warmup < 0) throw std::invalid_argument("bad --blocks/--reps/--warmup");

@@ -18,6 +18,7 @@ namespace collsim::sim {
 struct HarnessArgs {
   Collective collective = Collective::bcast;
   std::vector<std::string> algos;  // catalog names of `collective`
+  std::vector<std::string> plan_files;  // plans to run too (schedules/plan.hpp), one --plan each
   std::vector<int64_t> sizes;      // bytes
   std::vector<int64_t> roots{0};
   int64_t blocks = 0;  // 0: the block policy
@@ -40,6 +41,9 @@ std::vector<std::string> to_argv(const HarnessArgs& args);
 // malformed numbers throw std::invalid_argument. Checks that need p (roots,
 // sizes against the operator) are the harness's.
 HarnessArgs from_argv(int argc, const char* const* argv, int first = 1);
+
+// The algorithm column of a plan file's rows: "plan:" and the file's name.
+std::string plan_row_name(const std::string& path);
 
 // One result row: one case of one algorithm.
 struct Row {

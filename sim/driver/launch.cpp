@@ -134,13 +134,19 @@ std::string failure_reason(const ExitStatus& status, const std::string& err) {
 }
 
 // One smpirun over `algos` (all ours, or one built-in).
-std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algorithm*>& algos, ScratchDir& dir,
-                           const fs::path& platform) {
-  const Algorithm& first = *algos.front();
-  HarnessArgs args{first.collective, {}, req.sizes, req.roots, req.blocks,
+Collective collective_of(const SimRequest& req) {
+  return req.algos.empty() ? req.plans.front().collective : req.algos.front()->collective;
+}
+
+// One smpirun over `algos` and `plans` (all ours and the plan files, or one
+// built-in).
+std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algorithm*>& algos,
+                           const std::vector<PlanFile>& plans, ScratchDir& dir, const fs::path& platform) {
+  HarnessArgs args{collective_of(req), {}, {}, req.sizes, req.roots, req.blocks,
                    {req.platform.alpha, req.platform.beta, req.platform.gamma, req.platform.full_duplex},
                    req.reps, req.warmup, req.op, req.layout, req.scale, req.ignore_restrictions};
   for (const Algorithm* a : algos) args.algos.push_back(a->name);
+  for (const PlanFile& plan : plans) args.plan_files.push_back(plan.path);
   const char* lib_env = std::getenv("COLLSIM_SMPI_LIB");
   Command cmd;
   cmd.dir = dir.path();
@@ -151,8 +157,9 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
   for (const auto& flag : smpi_network_flags()) cmd.argv.push_back(flag);
   if (req.scale) cmd.argv.insert(cmd.argv.end(), kScaleFlags.begin(), kScaleFlags.end());
   // "default" needs no selection (and scan and exscan have no selector).
-  if (first.has(kSmpiBuiltin) && first.builtin_name() != "default")
-    cmd.argv.push_back(std::string("--cfg=smpi/") + collective_name(first.collective) + ":" + first.builtin_name());
+  if (!algos.empty() && algos.front()->has(kSmpiBuiltin) && algos.front()->builtin_name() != "default")
+    cmd.argv.push_back(std::string("--cfg=smpi/") + collective_name(args.collective) + ":" +
+                       algos.front()->builtin_name());
   cmd.argv.push_back(lib_env ? lib_env : COLLSIM_SMPI_LIB);
   for (auto& word : to_argv(args)) cmd.argv.push_back(std::move(word));
 
@@ -162,15 +169,16 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
   std::string line;
   const bool header = static_cast<bool>(std::getline(lines, line)) && line == kCsvHeader;
   // smpirun appends its own lines (the command, "Execution failed") when the program fails.
-  const std::string prefix = std::string(collective_name(first.collective)) + ",";
+  const std::string prefix = std::string(collective_name(args.collective)) + ",";
   while (header && std::getline(lines, line))
     if (line.compare(0, prefix.size(), prefix) == 0) rows.push_back(parse_row(line));
   // Exit status 1 with every row present: some result was wrong, which the rows say.
-  if (!header || rows.size() != algos.size() * req.sizes.size() * req.roots.size() ||
+  if (!header || rows.size() != (algos.size() + plans.size()) * req.sizes.size() * req.roots.size() ||
       (!run.status.ok() && std::none_of(rows.begin(), rows.end(), [](const Row& r) { return !r.correct; }))) {
     dir.keep();
     std::string names;
     for (const auto& name : args.algos) names += (names.empty() ? "" : ",") + name;
+    for (const auto& path : args.plan_files) names += (names.empty() ? "plan:" : ",plan:") + path;
     throw std::runtime_error("smpirun failed for " + names + " (" +
                              failure_reason(run.status, read_text_file(cmd.stderr_to)) + ")\n  files kept in " +
                              dir.path().string() + "; rerun: " + display_command(cmd));
@@ -199,7 +207,7 @@ std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t
   // p·m or 2p·m bytes of real memory; in scale mode only the windows' pages
   // are private, plus one rank's share each (2m in all).
   constexpr int64_t kMemoryLimit = int64_t{8} << 30;
-  const Collective c = req.algos.front()->collective;
+  const Collective c = collective_of(req);
   const int64_t copies = c == Collective::bcast ? 1 : 2, elem = element_bytes(c, req.op);
   for (int64_t bytes : req.sizes) {
     const int64_t per_rank = req.scale ? std::min(bytes, kMaxWindowBytes) : bytes;
@@ -227,20 +235,21 @@ std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t
     else
       batches.front().push_back(a);
   }
-  if (batches.front().empty()) batches.erase(batches.begin());
+  if (batches.front().empty() && req.plans.empty()) batches.erase(batches.begin());
   const size_t per_algo = req.sizes.size() * req.roots.size();
   size_t done = 0;
   std::vector<Row> rows;
   for (const auto& batch : batches) {
+    const bool ours = batch.empty() || !batch.front()->has(kSmpiBuiltin);
     try {
-      auto more = run_batch(req, batch, dir, platform);
+      auto more = run_batch(req, batch, ours ? req.plans : std::vector<PlanFile>{}, dir, platform);
       rows.insert(rows.end(), more.begin(), more.end());
     } catch (const std::runtime_error& e) {
       if (!failures) throw;
       failures->push_back(e.what());
     }
-    done += batch.size() * per_algo;
-    if (on_batch) on_batch(done, req.algos.size() * per_algo);
+    done += (batch.size() + (ours ? req.plans.size() : 0)) * per_algo;
+    if (on_batch) on_batch(done, (req.algos.size() + req.plans.size()) * per_algo);
   }
   return rows;
 }

@@ -19,10 +19,18 @@ namespace collsim::sim {
 
 std::string format_bytes(int64_t bytes);  // "4MiB", "1000B"
 
+// A plan file to simulate beside the catalog's algorithms (already read and
+// checked against the request by the command layer: plan_files.hpp).
+struct PlanFile {
+  std::string path;
+  Collective collective;
+};
+
 struct SimRequest {
   platforms::Platform platform;
   int64_t p = 1;
   std::vector<const Algorithm*> algos;
+  std::vector<PlanFile> plans;  // run in the batch of our algorithms
   std::vector<int64_t> sizes;
   std::vector<int64_t> roots{0};
   int64_t blocks = 0;  // 0: the block policy

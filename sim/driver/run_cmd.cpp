@@ -30,11 +30,25 @@ void print_rows(const std::vector<sim::Row>& rows, const std::string& format) {
   }
 }
 
+// Prints the rows; exit status 1 when a result was wrong.
+int finish(const std::vector<sim::Row>& rows, const std::string& format) {
+  print_rows(rows, format);
+  for (const auto& r : rows)
+    if (!r.correct) {
+      std::fprintf(stderr, "collsim: error: %s gave a wrong result at %s (correct = 0)\n", r.algorithm.c_str(),
+                   sim::format_bytes(r.bytes).c_str());
+      return 1;
+    }
+  return 0;
+}
+
 }  // namespace
 
 int run_command(int argc, char** argv) {
   cli::po::options_description opts("run options");
-  opts.add_options()("algo", value<std::string>()->required(), "algorithm name (see the list above)")(
+  opts.add_options()("algo", value<std::string>(), "algorithm name (see the list above)")(
+      "plan", value<std::string>(),
+      "instead of --algo: a plan file (README, \"Plan files\") to run through the plan executor")(
       "size", value<std::string>()->required(), "bytes, with units B, KiB, MiB, GiB; or a list a,b or a range A:B")(
       "blocks", value<std::string>(), "block count n of a pipelined algorithm (default: the block policy)")(
       "format", value<std::string>()->default_value("table"), "table or csv")(
@@ -44,18 +58,25 @@ int run_command(int argc, char** argv) {
   sim::add_common_options(opts);
   cli::po::variables_map vm;
   if (!cli::parse_options(argc, argv, opts, vm,
-                          "usage: collsim run --algo NAME --p P --size BYTES [options]\n\n" + sim::algorithm_help()))
+                          "usage: collsim run --algo NAME|--plan FILE --p P --size BYTES [options]\n\n" +
+                              sim::algorithm_help()))
     return 0;
   sim::SimRequest req;
   const sim::Collective c = sim::read_common_options(vm, req);
   const std::string format = vm["format"].as<std::string>();
   cli::require_one_of(format, "format", {"table", "csv"});
+  if (vm.count("algo") == vm.count("plan")) throw cli::UsageError("give --algo NAME or --plan FILE (one of them)");
+  req.sizes = sim::parse_sizes(vm["size"].as<std::string>(), "--size");
+  if (vm.count("plan")) {
+    if (vm.count("blocks")) throw cli::UsageError("--blocks: a plan file has its own block count");
+    sim::read_plan_files({vm["plan"].as<std::string>()}, c, req);
+    return finish(sim::simulate(req), format);
+  }
   req.algos = sim::read_algorithms(c, vm["algo"].as<std::string>());
   if (req.algos.size() != 1) throw cli::UsageError("--algo takes one name; `collsim compare` runs several");
   req.ignore_restrictions = vm["ignore-restrictions"].as<bool>();
   if (const std::string unmet = sim::unmet_restriction(*req.algos[0], req.op); !unmet.empty() && !req.ignore_restrictions)
     throw cli::UsageError(unmet + " (--ignore-restrictions runs it anyway, to see it fail)");
-  req.sizes = sim::parse_sizes(vm["size"].as<std::string>(), "--size");
   if (vm.count("blocks")) {
     if (!req.algos[0]->has(sim::kBlocks))
       throw cli::UsageError(std::string("algorithm '") + req.algos[0]->name + "' takes no --blocks");
@@ -65,15 +86,7 @@ int run_command(int argc, char** argv) {
       if (s > 0) max_blocks = std::min(max_blocks, s);
     req.blocks = cli::parse_int(vm["blocks"].as<std::string>(), "--blocks", 1, max_blocks);
   }
-  const auto rows = sim::simulate(req);
-  print_rows(rows, format);
-  for (const auto& r : rows)
-    if (!r.correct) {
-      std::fprintf(stderr, "collsim: error: %s gave a wrong result at %s (correct = 0)\n", r.algorithm.c_str(),
-                   sim::format_bytes(r.bytes).c_str());
-      return 1;
-    }
-  return 0;
+  return finish(sim::simulate(req), format);
 }
 
 }  // namespace collsim

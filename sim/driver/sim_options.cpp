@@ -1,9 +1,12 @@
 #include "sim_options.hpp"
 
+#include "plan.hpp"
+
 #include <climits>
 #include <cstdio>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 namespace collsim::sim {
@@ -171,23 +174,54 @@ void skip_unrunnable(SimRequest& req) {
     else
       std::fprintf(stderr, "collsim: warning: skipped: %s\n", unmet.c_str());
   }
-  if (runnable.empty()) throw cli::UsageError("no algorithm left to run: every one named needs what this case lacks");
+  if (runnable.empty() && req.plans.empty()) throw cli::UsageError("no algorithm left to run: every one named needs what this case lacks");
   req.algos = runnable;
 }
 
-std::vector<const Algorithm*> read_algorithms(Collective c, const std::string& list) {
+std::vector<const Algorithm*> read_algorithms(Collective c, const std::string& list,
+                                              std::vector<std::string>* plan_paths) {
   if (list == "all") return algorithms_of(c);
   std::vector<const Algorithm*> algos;
   size_t start = 0;
   while (true) {
     const size_t comma = list.find(',', start);
-    try {
-      algos.push_back(&find_algorithm(c, list.substr(start, comma - start)));
-    } catch (const std::invalid_argument& e) {
-      throw cli::UsageError(e.what());
+    const std::string name = list.substr(start, comma - start);
+    if (name.compare(0, 5, "plan:") == 0) {
+      if (!plan_paths) throw cli::UsageError("'" + name + "': plan files are for run (--plan) and compare");
+      plan_paths->push_back(name.substr(5));
+    } else {
+      try {
+        algos.push_back(&find_algorithm(c, name));
+      } catch (const std::invalid_argument& e) {
+        throw cli::UsageError(e.what());
+      }
     }
     if (comma == std::string::npos) return algos;
     start = comma + 1;
+  }
+}
+
+void read_plan_files(const std::vector<std::string>& paths, Collective c, SimRequest& req) {
+  for (const auto& path : paths) {
+    std::ifstream in(path);
+    if (!in) throw cli::UsageError("cannot read plan file '" + path + "'");
+    const std::string name = fs::path(path).filename().string();
+    if (name.find_first_of(",\"\n") != std::string::npos)
+      throw cli::UsageError("plan file name '" + name + "' holds a comma, quote or newline, which its CSV rows cannot");
+    plan::Header h;
+    try {
+      h = plan::read_plan(in).header;
+    } catch (const std::invalid_argument& e) {
+      throw cli::UsageError("plan file '" + path + "', " + e.what());
+    }
+    if (h.collective != c || h.p != req.p)
+      throw cli::UsageError("plan file '" + path + "' is for " + collective_name(h.collective) + " at p = " +
+                            std::to_string(h.p) + ", not " + collective_name(c) + " at p = " + std::to_string(req.p));
+    const bool rooted = c == Collective::bcast || c == Collective::reduce;
+    if (rooted && h.root != req.roots.front())
+      throw cli::UsageError("plan file '" + path + "' has root " + std::to_string(h.root) + ", --root says " +
+                            std::to_string(req.roots.front()));
+    req.plans.push_back({fs::absolute(path).string(), c});
   }
 }
 

@@ -34,8 +34,14 @@ void add_common_options(cli::po::options_description& opts);
 // Fills platform, p, roots, reps and warmup; returns the collective.
 Collective read_common_options(const cli::po::variables_map& vm, SimRequest& req);
 // The algorithms of `list` ("a,b" or "all") for collective c; unknown names
-// are a UsageError listing the known ones.
-std::vector<const Algorithm*> read_algorithms(Collective c, const std::string& list);
+// are a UsageError listing the known ones. Entries plan:FILE go to
+// plan_paths where given, else they are an error.
+std::vector<const Algorithm*> read_algorithms(Collective c, const std::string& list,
+                                              std::vector<std::string>* plan_paths = nullptr);
+// Reads each plan file's header and checks it against c, req.p and
+// req.roots (UsageError, naming the file and line); adds them to req.plans
+// with absolute paths (smpirun runs in a directory of its own).
+void read_plan_files(const std::vector<std::string>& paths, Collective c, SimRequest& req);
 // Help text listing every algorithm of every collective with its description.
 std::string algorithm_help();
 

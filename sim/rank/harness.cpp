@@ -35,13 +35,16 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "block_policy.hpp"
 #include "collective.hpp"
+#include "plan_executor.hpp"
 #include "protocol.hpp"
 #include "run_table.hpp"
 #include "start_instant.hpp"
@@ -58,11 +61,37 @@ constexpr const char* kProgram = "collsim-mpi";
 constexpr bool kSimulated = false;
 #endif
 
-// The protocol's arguments with the names looked up in the catalog.
+// One thing to time: a catalog row, or a plan from a file (run by the plan
+// executor; no model, its block count is the plan's).
+struct Candidate {
+  std::string name;  // the catalog name, or "plan:" and the file's name
+  const Algorithm* row = nullptr;
+  std::shared_ptr<const plan::Plan> plan;
+  void run(const CollArgs& args) const { plan ? run_plan(*plan, args) : run_function(*row)(args); }
+};
+
+// The protocol's arguments with the names looked up in the catalog and the
+// plan files read.
 struct Options {
   HarnessArgs args;
-  std::vector<const Algorithm*> algos;
+  std::vector<Candidate> candidates;
 };
+
+Candidate plan_candidate(const std::string& path, const HarnessArgs& a, int p) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("cannot read plan file '" + path + "'");
+  auto pl = std::make_shared<const plan::Plan>(plan::read_plan(in));
+  const plan::Header& h = pl->header;
+  if (h.collective != a.collective || h.p != p)
+    throw std::invalid_argument("plan '" + path + "' is for " + collective_name(h.collective) + " at p = " +
+                                std::to_string(h.p) + ", not " + collective_name(a.collective) + " at p = " +
+                                std::to_string(p));
+  for (int64_t root : a.roots)
+    if ((h.collective == Collective::bcast || h.collective == Collective::reduce) && root != h.root)
+      throw std::invalid_argument("plan '" + path + "' has root " + std::to_string(h.root) + ", the case root " +
+                                  std::to_string(root));
+  return {plan_row_name(path), nullptr, pl};
+}
 
 // The driver composes these arguments (catalog/protocol.hpp), so errors are
 // terse; what needs p is checked here.
@@ -74,8 +103,9 @@ Options parse(int argc, char** argv, int p) {
     if (!kSimulated && algo.has(kSmpiBuiltin)) throw std::invalid_argument(name + " is SimGrid's, simulator only");
     const std::string unmet = unmet_restriction(algo, a.op);
     if (!unmet.empty() && !a.ignore_restrictions) throw std::invalid_argument(unmet);
-    o.algos.push_back(&algo);
+    o.candidates.push_back({name, &algo, nullptr});
   }
+  for (const auto& path : a.plan_files) o.candidates.push_back(plan_candidate(path, a, p));
   const int64_t elem = element_bytes(a.collective, a.op);
   for (int64_t s : a.sizes)
     if (s < 0 || s > std::numeric_limits<int>::max() || s % elem != 0)
@@ -102,7 +132,7 @@ struct Outcome {
 };
 
 // One case: the minimum over repetitions of the slowest rank's time.
-Outcome time_case(const Algorithm& algo, Workload& work, int64_t blocks, const Options& o, const std::string& what) {
+Outcome time_case(const Candidate& candidate, Workload& work, int64_t blocks, const Options& o, const std::string& what) {
   int rank = 0;
   const CollArgs args = work.args(blocks);
   MPI_Comm_rank(args.comm, &rank);
@@ -116,7 +146,7 @@ Outcome time_case(const Algorithm& algo, Workload& work, int64_t blocks, const O
       std::fprintf(stderr, "%s: error: rank %d missed the common start by %g s\n", kProgram, rank, MPI_Wtime() - start);
       out.on_time = false;
     }
-    run_function(algo)(args);
+    candidate.run(args);
     const double t = all_ranks(MPI_Wtime() - start, Fold::max, args.comm);
     if (rep >= o.args.warmup) out.seconds = std::min(out.seconds, t);
     // One report per case is enough: later repetitions only repeat it.
@@ -130,7 +160,9 @@ Outcome time_case(const Algorithm& algo, Workload& work, int64_t blocks, const O
 // evaluates the cost model some 70 times, and the models of two-tree and
 // circulant allgatherv cost O(p log p) and more each (at p = 16,384 every
 // rank searching took longer than the collective).
-int64_t block_count(const Algorithm& algo, const Options& o, int p, int64_t bytes, MPI_Comm comm) {
+int64_t block_count(const Candidate& c, const Options& o, int p, int64_t bytes, MPI_Comm comm) {
+  if (c.plan) return c.plan->header.blocks;
+  const Algorithm& algo = *c.row;
   if (!algo.has(kBlocks)) return 1;
   if (o.args.blocks > 0) return o.args.blocks;
   int rank = 0;
@@ -156,21 +188,21 @@ int run(int argc, char** argv) {
   const HarnessArgs& a = o.args;
   const bool reducing = reduces(a.collective);
   const bool layout = a.collective == Collective::reduce_scatter || a.collective == Collective::allgatherv;
-  for (const Algorithm* algo : o.algos) {
+  for (const Candidate& c : o.candidates) {
     for (int64_t bytes : a.sizes) {
-      const int64_t n = block_count(*algo, o, p, bytes, MPI_COMM_WORLD);
+      const int64_t n = block_count(c, o, p, bytes, MPI_COMM_WORLD);
       for (int64_t root : a.roots) {
         char what[200];
         std::snprintf(what, sizeof what, "%s %s p=%d bytes=%" PRId64 " blocks=%" PRId64 " root=%" PRId64,
-                      collective_name(a.collective), algo->name, p, bytes, n, root);
+                      collective_name(a.collective), c.name.c_str(), p, bytes, n, root);
         Workload work(a.collective, a.op, a.layout, MPI_COMM_WORLD, static_cast<int>(root), bytes, a.scale);
-        const Outcome out = time_case(*algo, work, n, o, what);
+        const Outcome out = time_case(c, work, n, o, what);
         failures += !out.correct || !out.on_time;
         if (rank != 0) continue;
-        Row row{collective_name(a.collective), algo->name, p, bytes, n, out.seconds * 1e6, std::nullopt, root,
+        Row row{collective_name(a.collective), c.name, p, bytes, n, out.seconds * 1e6, std::nullopt, root,
                 a.reps, reducing ? operator_name(a.op) : "", layout ? layout_name(a.layout) : "", out.correct,
                 out.checked_ranks, {}, {}, {}};
-        if (algo->model) row.model_us = algo->model(a.net, p, bytes, n) * 1e6;
+        if (c.row && c.row->model) row.model_us = c.row->model(a.net, p, bytes, n) * 1e6;
         std::printf("%s\n", csv_line(row).c_str());
         std::fflush(stdout);
       }
