@@ -72,6 +72,12 @@ int schedule_circulant(int argc, char** argv) {
   const int64_t root = cli::parse_int(vm["root"].as<std::string>(), "--root", 0, p - 1);
   const std::string format = vm["format"].as<std::string>();
   cli::require_one_of(format, "format", {"table", "csv"});
+  // The table holds every rank's column (8q bytes each) and no one reads
+  // more columns than this; CSV streams rank by rank at any p.
+  constexpr int64_t kMaxTableColumns = int64_t{1} << 16;
+  if (format == "table" && p > kMaxTableColumns)
+    throw cli::UsageError("--format table prints one column per rank and is limited to p <= 65536; "
+                          "--format csv streams any p");
   const CirculantSchedule s(p);
   if (format == "csv")
     print_circulant_csv(s, root);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -186,6 +187,42 @@ TEST(Driver, ADeadlockIsNamedAndItsFilesKept) {
   EXPECT_TRUE(fs::is_regular_file(fs::path(kept) / "hosts.txt")) << kept;
   EXPECT_NE(r.out.find("rerun: cd " + kept), std::string::npos) << r.out;
   fs::remove_all(kept);
+}
+
+// Issue 19's extremes: at p = 2^31 - 1 the CSV schedules stream under a
+// 4 GB address-space limit; the whole-table forms are refused up front with
+// the limit in one line, never run out of memory.
+TEST(Limits, SchedulesAtTheLargestPStreamOrAreRefused) {
+  const std::string bin = COLLSIM_BIN;
+  const auto two_tree = run_command(
+      "ulimit -v 4000000; " + bin + " schedule two-tree --p 2147483647 --coloring log --format csv | head -1000 | wc -l");
+  EXPECT_EQ(two_tree.out, "1000\n");
+  // q = 31 rounds; the root (rank 0) sends block k in round k and receives
+  // exactly -1 .. -q (seed 003, conditions for the root; NOTES.md).
+  const auto circulant =
+      run_command("ulimit -v 4000000; " + bin + " schedule circulant --p 2147483647 --format csv | head -32");
+  std::stringstream rows(circulant.out);
+  std::string line;
+  std::getline(rows, line);
+  EXPECT_EQ(line, "root,rank,k,recvblock,sendblock");
+  std::vector<bool> received(32, false);
+  for (int k = 0; k < 31 && std::getline(rows, line); ++k) {
+    long long root = -1, rank = -1, round = -1, recv = 0, send = -1;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%lld,%lld,%lld,%lld,%lld", &root, &rank, &round, &recv, &send), 5) << line;
+    EXPECT_EQ(rank, 0);
+    EXPECT_EQ(round, k);
+    EXPECT_EQ(send, k) << line;
+    ASSERT_TRUE(recv >= -31 && recv <= -1) << line;
+    EXPECT_FALSE(received[-recv]) << line;
+    received[-recv] = true;
+  }
+  for (const char* refused : {"schedule two-tree --p 2147483647 --format csv",
+                              "schedule two-tree --p 2147483647 --coloring log",
+                              "schedule circulant --p 2147483647"}) {
+    const auto r = run_command("ulimit -v 4000000; " + bin + " " + refused, true);
+    EXPECT_EQ(r.status, 2) << refused;
+    EXPECT_NE(r.out.find("limited to p <="), std::string::npos) << r.out;
+  }
 }
 
 // --- plan files through the plan executor (issue 15, deliverable 5) ---
