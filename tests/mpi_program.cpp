@@ -9,17 +9,13 @@
 #include <cstdio>
 #include <vector>
 
+#include "mix64.hpp"
+
 namespace {
 
 int rank = 0, p = 1;
 
-uint64_t mix(uint64_t x) {
-  x ^= x >> 31;
-  x *= 0x9E3779B97F4A7C15ULL;
-  x ^= x >> 29;
-  x *= 0xBF58476D1CE4E5B9ULL;
-  return x ^ (x >> 32);
-}
+using collsim::test::mix;
 
 // Every rank hashes its bytes; rank 0 prints the hash of all of them.
 void digest(const char* name, const void* data, size_t bytes, bool include = true) {

@@ -28,6 +28,8 @@
 #include <string>
 #include <vector>
 
+#include "mix64.hpp"
+
 namespace {
 
 using Word = uint64_t;
@@ -38,13 +40,7 @@ constexpr Word kGap = 0x6a7a6a7a6a7a6a7aULL;
 int world_rank = 0, world_size = 1;
 bool failed = false;
 
-Word mix(Word x) {
-  x ^= x >> 31;
-  x *= 0x9E3779B97F4A7C15ULL;
-  x ^= x >> 29;
-  x *= 0xBF58476D1CE4E5B9ULL;
-  return x ^ (x >> 32);
-}
+using collsim::test::mix;
 
 // Rank r's input for a case: n words.
 Words input(int r, Word salt, size_t n) {
