@@ -6,6 +6,7 @@
 namespace collsim {
 
 int schedule_command(int argc, char** argv);
+int plan_command(int argc, char** argv);
 int verify_command(int argc, char** argv);
 int bench_command(int argc, char** argv);
 int run_command(int argc, char** argv);

@@ -11,6 +11,7 @@ namespace {
 
 constexpr collsim::cli::Entry kSubcommands[] = {
     {"schedule", collsim::schedule_command, "print a schedule (circulant, ...) as a table or CSV"},
+    {"plan", collsim::plan_command, "an algorithm's plan (its messages, rank by rank) as a plan file or LogGOPSim GOAL"},
     {"verify", collsim::verify_command, "check schedules exhaustively over a range of p, or from a file"},
     {"bench", collsim::bench_command, "benchmarks of the schedule computations"},
     {"run", collsim::run_command, "simulate one collective algorithm with SMPI"},

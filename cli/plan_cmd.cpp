@@ -1,0 +1,100 @@
+// `collsim plan`: an algorithm's plan (schedules/plan_builders.hpp) as a
+// plan file (plan.hpp's text format) or as LogGOPSim's GOAL
+// (schedules/plan_goal.hpp).
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+#include "args.hpp"
+#include "circulant.hpp"
+#include "commands.hpp"
+#include "output.hpp"
+#include "plan_builders.hpp"
+#include "plan_goal.hpp"
+
+namespace collsim {
+
+namespace {
+
+using cli::po::value;
+
+constexpr int64_t kMaxBytes = int64_t{1} << 50;
+constexpr int64_t kMaxBlocks = int64_t{1} << 40;  // plan.hpp's limit
+
+const char* const kUsage =
+    "usage: collsim plan --collective C --algo NAME --p P --size BYTES [--root R] [--blocks N]\n"
+    "                    [--format plan|goal] [--out FILE]\n"
+    "The messages an algorithm's MPI code sends, rank by rank, in order (issue 15).\n"
+    "  plan: the plan text format (README, \"Plan files\").\n"
+    "  goal: LogGOPSim's GOAL (txt2bin, then LogGOPSim); --size bytes cut into the plan's\n"
+    "        blocks give each message's size; a combine (and forming acc+input) is\n"
+    "        `calc BYTES`, i.e. gamma*bytes with gamma = 1 time unit per byte; each rank's\n"
+    "        operations are chained in step order by `requires`; the k-th message\n"
+    "        between a sender and a receiver has tag k.\n"
+    "Blocks: pipelined algorithms (bcast circulant, linear-pipeline, binary-tree-pipeline,\n"
+    "two-tree) need --blocks; scatter-allgather uses p blocks; the others send the whole\n"
+    "vector in every message, as 1 block unless --blocks says more.";
+
+// The block count: --blocks, or the algorithm's own where it has one.
+int64_t block_count(const plan::PlanAlgorithm& a, const cli::po::variables_map& vm, int64_t p) {
+  if (vm.count("blocks")) return cli::parse_int(vm["blocks"].as<std::string>(), "--blocks", 1, kMaxBlocks);
+  switch (a.cut) {
+    case plan::Cut::whole: return 1;
+    case plan::Cut::per_rank: return p;
+    case plan::Cut::pipelined: break;
+  }
+  throw cli::UsageError(std::string("--blocks is required for the pipelined algorithm '") + a.name + "'");
+}
+
+void write(std::ostream& out, const std::string& format, const plan::Plan& plan, const std::string& algo,
+           int64_t bytes) {
+  const plan::Header& h = plan.header;
+  if (format == "plan") return plan::write_plan(out, plan);
+  plan::write_goal(out, plan, bytes,
+                   std::string("collsim plan: ") + collective_name(h.collective) + " " + algo + ", p " +
+                       std::to_string(h.p) + ", root " + std::to_string(h.root) + ", size " + std::to_string(bytes) +
+                       ", blocks " + std::to_string(h.blocks));
+}
+
+}  // namespace
+
+int plan_command(int argc, char** argv) {
+  cli::po::options_description opts("plan options");
+  opts.add_options()("collective", value<std::string>()->required(), "bcast, reduce, allreduce, scan, exscan, ...")(
+      "algo", value<std::string>()->required(), "algorithm name, as in the catalog (collsim run --help)")(
+      "p", value<std::string>()->required(), "number of ranks, 1 <= p <= 2^31-1")(
+      "size", value<std::string>()->required(), "bytes of the message / of each rank's vector (GOAL sizes)")(
+      "root", value<std::string>()->default_value("0"), "root (bcast, reduce), 0 <= root < p")(
+      "blocks", value<std::string>(), "number of blocks B (see below)")(
+      "format", value<std::string>()->default_value("plan"), "plan or goal")(
+      "out", value<std::string>(), "output file (default: standard output)");
+  cli::po::variables_map vm;
+  if (!cli::parse_options(argc, argv, opts, vm, kUsage)) return 0;
+  const std::string format = vm["format"].as<std::string>(), algo = vm["algo"].as<std::string>();
+  cli::require_one_of(format, "format", {"plan", "goal"});
+  const int64_t p = cli::parse_int(vm["p"].as<std::string>(), "--p", 1, kMaxProcs);
+  const int64_t root = cli::parse_int(vm["root"].as<std::string>(), "--root", 0, p - 1);
+  const int64_t bytes = cli::parse_int(vm["size"].as<std::string>(), "--size", 0, kMaxBytes);
+  plan::Plan plan;
+  try {
+    const Collective c = parse_collective(vm["collective"].as<std::string>());
+    const plan::PlanAlgorithm& a = plan::find_plan_algorithm(c, algo);
+    plan = plan::build_plan(c, algo, p, root, block_count(a, vm, p));
+  } catch (const std::invalid_argument& e) {
+    throw cli::UsageError(e.what());
+  }
+  if (!vm.count("out")) {
+    write(std::cout, format, plan, algo, bytes);
+    return 0;
+  }
+  const std::string path = vm["out"].as<std::string>();
+  std::ofstream file(path);
+  if (!file) throw sim::OutputError("cannot write '" + path + "'");
+  write(file, format, plan, algo, bytes);
+  file.close();
+  if (!file) throw sim::OutputError("cannot write '" + path + "'");
+  return 0;
+}
+
+}  // namespace collsim

@@ -1,0 +1,63 @@
+#include "plan_builders.hpp"
+
+#include <stdexcept>
+
+#include "plan_families.hpp"
+
+namespace collsim::plan {
+
+namespace {
+
+constexpr PlanAlgorithm kPlanAlgorithms[] = {
+    {Collective::bcast, "circulant", Cut::pipelined, bcast_circulant},
+    {Collective::bcast, "binomial", Cut::whole, bcast_binomial},
+    {Collective::bcast, "linear-pipeline", Cut::pipelined, bcast_linear_pipeline},
+    {Collective::bcast, "binary-tree-pipeline", Cut::pipelined, bcast_binary_tree_pipeline},
+    {Collective::bcast, "two-tree", Cut::pipelined, bcast_two_tree},
+    {Collective::bcast, "scatter-allgather", Cut::per_rank, bcast_scatter_allgather},
+    {Collective::reduce, "binary-tree", Cut::whole, reduce_binary_tree},
+    {Collective::allreduce, "binary-tree", Cut::whole, allreduce_binary_tree},
+    {Collective::reduce, "recursive-doubling", Cut::whole, reduce_recursive_doubling},
+    {Collective::allreduce, "recursive-doubling", Cut::whole, allreduce_recursive_doubling},
+    {Collective::scan, "hillis-steele", Cut::whole, scan_hillis_steele},
+    {Collective::exscan, "two-op-doubling", Cut::whole, exscan_two_op_doubling},
+    {Collective::exscan, "1-doubling", Cut::whole, exscan_1_doubling},
+    {Collective::exscan, "123-doubling", Cut::whole, exscan_123_doubling},
+};
+
+bool rooted(Collective c) { return c == Collective::bcast || c == Collective::reduce; }
+
+void check_arguments(Collective c, int64_t p, int64_t root, int64_t blocks) {
+  if (p < 1 || p > kMaxProcs) throw std::invalid_argument("p = " + std::to_string(p) + " is out of range [1, 2^31 - 1]");
+  if (root < 0 || root >= p)
+    throw std::invalid_argument("root " + std::to_string(root) + " is not a rank of p = " + std::to_string(p));
+  if (!rooted(c) && root != 0)
+    throw std::invalid_argument(std::string(collective_name(c)) + " has no root: root must be 0");
+  if (blocks < 1) throw std::invalid_argument("blocks must be at least 1");
+}
+
+}  // namespace
+
+std::vector<std::string> plan_algorithms(Collective c) {
+  std::vector<std::string> names;
+  for (const PlanAlgorithm& a : kPlanAlgorithms)
+    if (a.collective == c) names.emplace_back(a.name);
+  return names;
+}
+
+const PlanAlgorithm& find_plan_algorithm(Collective c, const std::string& algorithm) {
+  for (const PlanAlgorithm& a : kPlanAlgorithms)
+    if (a.collective == c && algorithm == a.name) return a;
+  std::string known;
+  for (const std::string& name : plan_algorithms(c)) known += (known.empty() ? "" : ", ") + name;
+  throw std::invalid_argument("no plan for " + std::string(collective_name(c)) + " algorithm '" + algorithm +
+                              "'; known: " + (known.empty() ? "none" : known));
+}
+
+Plan build_plan(Collective c, const std::string& algorithm, int64_t p, int64_t root, int64_t blocks) {
+  const PlanAlgorithm& a = find_plan_algorithm(c, algorithm);
+  check_arguments(c, p, root, blocks);
+  return a.build(p, root, blocks);
+}
+
+}  // namespace collsim::plan

@@ -1,0 +1,53 @@
+// Plan builders: for an algorithm of the catalog (sim/catalog/algorithms.def,
+// same names), the plan (plan.hpp) of exactly the messages its MPI code in
+// sim/algorithms/ sends, in the same order, with the same blocks. Pure C++17.
+//
+// A built plan computes rank r's steps on demand, in O(steps of r) for the
+// O(log p)-step algorithms, so p = 2^20 never needs the whole plan at once.
+//
+// What is here (collective: names):
+//   bcast      binomial, linear-pipeline, binary-tree-pipeline, circulant,
+//              two-tree, scatter-allgather      (plans_bcast.cpp)
+//   reduce     binary-tree, recursive-doubling  (plans_reduce.cpp)
+//   allreduce  binary-tree, recursive-doubling
+//   scan       hillis-steele
+//   exscan     two-op-doubling, 1-doubling, 123-doubling
+// plans_reduce.cpp says which catalog algorithms are left out and why.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "plan.hpp"
+
+namespace collsim::plan {
+
+// How an algorithm cuts its data into the plan's B blocks.
+enum class Cut {
+  whole,      // every message carries the whole vector: all B blocks (B = 1 by default)
+  pipelined,  // blocks move one per message: B is the algorithm's block count n
+  per_rank,   // B = p pieces, one per rank (scatter-allgather)
+};
+
+struct PlanAlgorithm {
+  Collective collective;
+  const char* name;
+  Cut cut;
+  // Called with checked arguments (see build_plan).
+  Plan (*build)(int64_t p, int64_t root, int64_t blocks);
+};
+
+// The names with a builder for collective c, in table order.
+std::vector<std::string> plan_algorithms(Collective c);
+
+// The table row; std::invalid_argument listing the known names otherwise.
+const PlanAlgorithm& find_plan_algorithm(Collective c, const std::string& algorithm);
+
+// The plan of `algorithm` for p ranks, root (bcast, reduce; must be 0 for
+// the others) and B = blocks. Throws std::invalid_argument for an unknown
+// name (with the list), 1 <= p <= 2^31 - 1 and 0 <= root < p violated,
+// blocks < 1, or blocks != p for a per_rank cut.
+Plan build_plan(Collective c, const std::string& algorithm, int64_t p, int64_t root, int64_t blocks);
+
+}  // namespace collsim::plan

@@ -1,0 +1,80 @@
+#include "plan_goal.hpp"
+
+#include <map>
+#include <ostream>
+#include <sstream>
+#include <vector>
+
+#include "blocks.hpp"
+
+namespace collsim::plan {
+
+namespace {
+
+int64_t message_bytes(const std::vector<int64_t>& blocks, int64_t bytes, int64_t nblocks) {
+  int64_t total = 0;
+  for (int64_t b : blocks) {
+    const sim::Span s = sim::block_span(bytes, nblocks, b);
+    total += s.end - s.begin;
+  }
+  return total;
+}
+
+// One rank's GOAL operations: labels l1, l2, .. and their `requires` lines.
+class RankWriter {
+ public:
+  RankWriter(std::ostream& out, const Header& h, int64_t bytes) : out_(out), h_(h), bytes_(bytes) {}
+
+  void step(const Step& s) {
+    std::vector<std::string> ended;
+    if (s.send_to >= 0) {
+      const int64_t size = message_bytes(s.send_blocks, bytes_, h_.blocks);
+      std::vector<std::string> before = previous_;
+      if (s.send_value == Value::acc_op_input) before = {op("calc " + std::to_string(size), previous_)};
+      ended.push_back(op("send " + std::to_string(size) + "b to " + std::to_string(s.send_to) + " tag " +
+                             std::to_string(sent_[s.send_to]++),
+                         before));
+    }
+    if (s.recv_from >= 0) {
+      const int64_t size = message_bytes(s.recv_blocks, bytes_, h_.blocks);
+      std::string last = op("recv " + std::to_string(size) + "b from " + std::to_string(s.recv_from) + " tag " +
+                                std::to_string(received_[s.recv_from]++),
+                            previous_);
+      if (s.combine != Combine::store) last = op("calc " + std::to_string(size), {last});
+      ended.push_back(last);
+    }
+    previous_ = ended;
+  }
+
+ private:
+  // Writes `lN: text` and one `lN requires D` per dependency; returns lN.
+  std::string op(const std::string& text, const std::vector<std::string>& requires_labels) {
+    const std::string label = "l" + std::to_string(++labels_);
+    out_ << label << ": " << text << "\n";
+    for (const std::string& d : requires_labels) out_ << label << " requires " << d << "\n";
+    return label;
+  }
+
+  std::ostream& out_;
+  const Header& h_;
+  int64_t bytes_;
+  int64_t labels_ = 0;
+  std::map<int64_t, int64_t> sent_, received_;  // messages so far, per peer: the next tag
+  std::vector<std::string> previous_;           // what the step before ended with
+};
+
+}  // namespace
+
+void write_goal(std::ostream& out, const Plan& plan, int64_t bytes, const std::string& comment) {
+  std::istringstream lines(comment);
+  for (std::string line; std::getline(lines, line);) out << "// " << line << "\n";
+  out << "num_ranks " << plan.header.p << "\n";
+  for (int64_t r = 0; r < plan.header.p; ++r) {
+    out << "\nrank " << r << " {\n";
+    RankWriter writer(out, plan.header, bytes);
+    for (const Step& s : plan.steps(r)) writer.step(s);
+    out << "}\n";
+  }
+}
+
+}  // namespace collsim::plan

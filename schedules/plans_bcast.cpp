@@ -1,0 +1,183 @@
+// Broadcast plans: the messages of sim/algorithms/bcast_*.cpp and
+// tree_pipeline.cpp, rank by rank, in the order each rank's MPI calls
+// complete. An MPI_Send or MPI_Recv is one step, an MPI_Sendrecv one step
+// with both. The MPI code sends nothing for m = 0 bytes; a plan describes
+// m > 0.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "binomial_tree.hpp"
+#include "plan_families.hpp"
+#include "two_tree_steps.hpp"
+
+namespace collsim::plan {
+
+namespace {
+
+Header bcast_header(int64_t p, int64_t root, int64_t blocks) { return {Collective::bcast, p, root, blocks, false}; }
+
+// tree_pipeline.cpp, the pipeline down a fixed tree (virtual ranks): a rank
+// receives block j from its parent, then sends it to its children in turn.
+// The MPI code posts the receive of block j + 1 (MPI_Irecv) before those
+// sends and waits for it after the last one; a plan step is one
+// MPI_Sendrecv, so the plan pairs that receive with the last send of block
+// j. (The MPI receive may complete earlier, while the first child is being
+// served; a plan cannot say so. With the parent serving its children in
+// turn, block j + 1 arrives no earlier than that last send starts, so the
+// times agree; tests/test_plans.cpp checks the model's step count.)
+//
+//   binary tree, rank v with parent u and children c0, c1, n = 2 blocks:
+//     step  0: recv b0 from u
+//     step  1: send b0 to c0
+//     step  2: send b0 to c1   + recv b1 from u
+//     step  3: send b1 to c0
+//     step  4: send b1 to c1
+// A leaf receives blocks 0 .. n − 1, one step each; the root sends them.
+std::vector<Step> tree_pipeline_steps(const Rooted& ranks, int64_t parent, const std::vector<int64_t>& children,
+                                      int64_t n) {
+  std::vector<Step> steps;
+  const bool has_parent = parent >= 0;
+  if (has_parent) steps.push_back(recv_step(ranks.real(parent), {0}));
+  for (int64_t j = 0; j < n; ++j) {
+    const bool next = has_parent && j + 1 < n;
+    for (size_t c = 0; c < children.size(); ++c) {
+      Step s = send_step(ranks.real(children[c]), {j});
+      if (next && c + 1 == children.size()) s = with_recv(std::move(s), ranks.real(parent), {j + 1});
+      steps.push_back(std::move(s));
+    }
+    if (next && children.empty()) steps.push_back(recv_step(ranks.real(parent), {j + 1}));
+  }
+  return steps;
+}
+
+}  // namespace
+
+// binomial (bcast_binomial.cpp): receive the whole message from the parent
+// v − lowbit(v), then send it to v + d, largest subtree first
+// (binomial_tree.hpp's picture). Root: ⌈log2 p⌉ sends, ⌈log2 p⌉ rounds.
+std::vector<Step> binomial_bcast_steps(const Rooted& ranks, int64_t blocks, int64_t rank) {
+  const int64_t v = ranks.virt(rank);
+  std::vector<Step> steps;
+  if (v != 0) steps.push_back(recv_step(ranks.real(binomial_parent(v)), all_blocks(blocks)));
+  for (int64_t d = binomial_child_span(v, ranks.p) >> 1; d > 0; d >>= 1)
+    if (v + d < ranks.p) steps.push_back(send_step(ranks.real(v + d), all_blocks(blocks)));
+  return steps;
+}
+
+Plan bcast_binomial(int64_t p, int64_t root, int64_t blocks) {
+  const Rooted ranks{p, root};
+  return {bcast_header(p, root, blocks), [=](int64_t rank) { return binomial_bcast_steps(ranks, blocks, rank); }};
+}
+
+// linear-pipeline (bcast_linear_pipeline.cpp): the chain root → root + 1 →
+// ... → root + p − 1. (p − 2 + n) rounds for p >= 2.
+Plan bcast_linear_pipeline(int64_t p, int64_t root, int64_t blocks) {
+  const Rooted ranks{p, root};
+  return {bcast_header(p, root, blocks), [=](int64_t rank) {
+            const int64_t v = ranks.virt(rank);
+            std::vector<int64_t> children;
+            if (v + 1 < p) children.push_back(v + 1);
+            return tree_pipeline_steps(ranks, v - 1, children, blocks);
+          }};
+}
+
+// binary-tree-pipeline (bcast_binary_tree_pipeline.cpp): the heap-ordered
+// tree, children 2v + 1 then 2v + 2. 2(n − 1) + longest path rounds, a left
+// edge counting 1 and a right edge 2 (p = 2: n).
+Plan bcast_binary_tree_pipeline(int64_t p, int64_t root, int64_t blocks) {
+  const Rooted ranks{p, root};
+  return {bcast_header(p, root, blocks), [=](int64_t rank) {
+            const int64_t v = ranks.virt(rank);
+            std::vector<int64_t> children;
+            for (int64_t c = 2 * v + 1; c <= 2 * v + 2 && c < p; ++c) children.push_back(c);
+            return tree_pipeline_steps(ranks, v == 0 ? -1 : (v - 1) / 2, children, blocks);
+          }};
+}
+
+// circulant (bcast_circulant.cpp, seed 003 Algorithm 1): one MPI_Sendrecv
+// per round i in [x, x + n − 1 + q), k = i mod q, to v + skip[k] and from
+// v − skip[k]; schedule value u stands for block u + q⌊i/q⌋ − x. Dropped,
+// as in the MPI code: negative blocks and sends to the root. Blocks beyond
+// n − 1 move block n − 1, and unlike circulant_plan.hpp, which drops the
+// repeats, the plan keeps them: the MPI code sends them (into scratch at
+// the receiver), so they cost time. A repeated store of block n − 1
+// changes nothing. Rounds with neither side are no step (MPI_PROC_NULL
+// both ways costs nothing). The root sends in every round: n − 1 + q steps.
+Plan bcast_circulant(int64_t p, int64_t root, int64_t blocks) {
+  const CirculantSchedule s(p);
+  const Rooted ranks{p, root};
+  return {bcast_header(p, root, blocks), [=](int64_t rank) {
+            std::vector<Step> steps;
+            const int q = s.q();
+            if (q == 0) return steps;
+            const int64_t v = ranks.virt(rank), n = blocks, x = algorithm1_first_round(q, n);
+            int recvblock[kMaxRounds], sendblock[kMaxRounds];
+            s.recv(v, recvblock);
+            s.send(v, sendblock);
+            for (int64_t i = x; i < x + n - 1 + q; ++i) {
+              const int k = static_cast<int>(i % q);
+              const int64_t shift = q * (i / q) - x, sb = sendblock[k] + shift, rb = recvblock[k] + shift;
+              const int64_t to = s.to(v, k), from = s.from(v, k);
+              Step step;
+              if (to != 0 && sb >= 0) step = send_step(ranks.real(to), {std::min(sb, n - 1)});
+              if (v != 0 && rb >= 0) step = with_recv(std::move(step), ranks.real(from), {std::min(rb, n - 1)});
+              if (step.send_to >= 0 || step.recv_from >= 0) steps.push_back(std::move(step));
+            }
+            return steps;
+          }};
+}
+
+// two-tree (bcast_two_tree.cpp): the busy steps of two_tree_steps.hpp's
+// per-rank plan, one MPI_Sendrecv each (idle steps send nothing and are no
+// step). At most two_tree_step_count(p, n) rounds.
+Plan bcast_two_tree(int64_t p, int64_t root, int64_t blocks) {
+  if (p == 1) return {bcast_header(p, root, blocks), [](int64_t) { return std::vector<Step>{}; }};
+  const TwoTree tt(p, root);
+  return {bcast_header(p, root, blocks), [=](int64_t rank) {
+            std::vector<Step> steps;
+            sim::for_each_busy_step(sim::two_tree_bcast_plan(tt, rank, blocks), blocks, [&](const sim::Step& st) {
+              Step step;
+              if (st.send_block >= 0) step = send_step(st.to.peer, {st.send_block});
+              if (st.recv_block >= 0) step = with_recv(std::move(step), st.from.peer, {st.recv_block});
+              steps.push_back(std::move(step));
+            });
+            return steps;
+          }};
+}
+
+// scatter-allgather (bcast_scatter_allgather.cpp): B = p blocks, block v
+// being virtual rank v's piece (block_span's cut into p blocks is the MPI
+// code's pieces of ⌈m/p⌉ bytes). A binomial scatter hands rank v the blocks
+// of its subtree [v, v + lowbit(v)) ∩ [0, p); then p − 1 ring steps
+// (MPI_Sendrecv) pass block v − i to v + 1 and take block v − i − 1 from
+// v − 1.
+//   p = 4: scatter 0 → 2: b2,b3   0 → 1: b1   2 → 3: b3;  ring: 3 steps each
+Plan bcast_scatter_allgather(int64_t p, int64_t root, int64_t blocks) {
+  if (blocks != p)
+    throw std::invalid_argument("scatter-allgather cuts the message into p blocks: blocks must be p = " +
+                                std::to_string(p));
+  const Rooted ranks{p, root};
+  return {bcast_header(p, root, blocks), [=](int64_t rank) {
+            std::vector<Step> steps;
+            if (p == 1) return steps;
+            const int64_t v = ranks.virt(rank);
+            auto ring = [&](int64_t u) { return (u % p + p) % p; };
+            int64_t mask = 1;
+            for (; mask < p; mask <<= 1) {
+              if (v & mask) {
+                steps.push_back(recv_step(ranks.real(v - mask), block_run(v, std::min(mask, p - v))));
+                break;
+              }
+            }
+            for (mask >>= 1; mask > 0; mask >>= 1)
+              if (v + mask < p)
+                steps.push_back(send_step(ranks.real(v + mask), block_run(v + mask, std::min(mask, p - v - mask))));
+            for (int64_t i = 0; i < p - 1; ++i)
+              steps.push_back(with_recv(send_step(ranks.real(ring(v + 1)), {ring(v - i)}), ranks.real(ring(v - 1)),
+                                        {ring(v - i - 1)}));
+            return steps;
+          }};
+}
+
+}  // namespace collsim::plan

@@ -1,0 +1,436 @@
+// Plan builders (schedules/plan_builders.hpp), the GOAL writer and
+// `collsim plan`. Every built plan is run by a small data-flow simulation
+// here (not verify/'s checker): blocking MPI_Sendrecv steps, unit-time
+// messages, rendezvous (a message moves in the first round in which both
+// ends are at the steps naming it), interval bookkeeping for ⊕.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "binomial_tree.hpp"
+#include "circulant.hpp"
+#include "plan_builders.hpp"
+#include "plan_goal.hpp"
+#include "run_cli.hpp"
+#include "scan_plans.hpp"
+#include "two_tree_steps.hpp"
+
+namespace collsim {
+namespace {
+
+using plan::Combine;
+using plan::Plan;
+using plan::Step;
+using plan::Value;
+
+// ⊕ of the inputs of ranks lo .. hi; lo > hi: nothing.
+struct Interval {
+  int64_t lo = 0, hi = -1;
+  bool empty() const { return lo > hi; }
+  bool operator==(const Interval& o) const { return (empty() && o.empty()) || (lo == o.lo && hi == o.hi); }
+};
+
+std::string text(const Interval& i) {
+  return i.empty() ? "[]" : "[" + std::to_string(i.lo) + "," + std::to_string(i.hi) + "]";
+}
+
+// a ⊕ b with a from the lower ranks: only adjacent ranges join (⊕ is not
+// commutative in any of our plans).
+Interval join(const Interval& a, const Interval& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  if (a.hi + 1 != b.lo) throw std::runtime_error("joins " + text(a) + " and " + text(b));
+  return {a.lo, b.hi};
+}
+
+Interval initial_acc(const plan::Header& h, int64_t rank) {
+  switch (h.collective) {
+    case Collective::bcast: return rank == h.root ? Interval{h.root, h.root} : Interval{};
+    case Collective::exscan: return {};
+    default: return {rank, rank};
+  }
+}
+
+// The data-flow simulation. run() returns the number of rounds; it throws
+// std::runtime_error on a deadlock, mismatched blocks or a bad ⊕.
+class DataFlow {
+ public:
+  explicit DataFlow(const Plan& plan) : h_(plan.header), ranks_(static_cast<size_t>(h_.p)) {
+    for (int64_t r = 0; r < h_.p; ++r) {
+      Rank& x = ranks_[r];
+      x.steps = plan.steps(r);
+      x.acc.assign(static_cast<size_t>(h_.blocks), initial_acc(h_, r));
+    }
+  }
+
+  int64_t run() {
+    int64_t rounds = 0;
+    while (!all_done()) {
+      if (!match_messages()) throw std::runtime_error("deadlock after " + std::to_string(rounds) + " rounds");
+      complete_steps();
+      ++rounds;
+    }
+    return rounds;
+  }
+
+  const std::vector<Interval>& acc(int64_t rank) const { return ranks_[rank].acc; }
+
+ private:
+  struct Rank {
+    std::vector<Step> steps;
+    size_t next = 0;
+    bool sent = false, received = false;
+    std::vector<Interval> incoming, acc;
+    const Step* current() const { return next < steps.size() ? &steps[next] : nullptr; }
+  };
+
+  bool all_done() const {
+    return std::all_of(ranks_.begin(), ranks_.end(), [](const Rank& x) { return !x.current(); });
+  }
+
+  Interval value(int64_t r, int64_t b, Value v) const {
+    const Interval acc = ranks_[r].acc[b], input{r, r};
+    if (v == Value::input) return input;
+    if (v == Value::acc_op_input) return join(acc, input);
+    if (acc.empty()) throw std::runtime_error("rank " + std::to_string(r) + " sends block " + std::to_string(b) + " it lacks");
+    return acc;
+  }
+
+  // Every send whose receiver is at the matching receive moves, with the
+  // values the sender had when its step began.
+  bool match_messages() {
+    bool moved = false;
+    for (int64_t r = 0; r < h_.p; ++r) {
+      Rank& from = ranks_[r];
+      const Step* s = from.current();
+      if (!s || s->send_to < 0 || from.sent) continue;
+      Rank& to = ranks_[s->send_to];
+      const Step* t = to.current();
+      if (!t || t->recv_from != r || to.received) continue;
+      if (t->recv_blocks != s->send_blocks)
+        throw std::runtime_error("rank " + std::to_string(r) + " sends other blocks than " +
+                                 std::to_string(s->send_to) + " receives");
+      to.incoming.clear();
+      for (int64_t b : s->send_blocks) to.incoming.push_back(value(r, b, s->send_value));
+      from.sent = to.received = moved = true;
+    }
+    return moved;
+  }
+
+  void complete_steps() {
+    for (Rank& x : ranks_) {
+      const Step* s = x.current();
+      if (!s || (s->send_to >= 0 && !x.sent) || (s->recv_from >= 0 && !x.received)) continue;
+      if (s->send_to < 0 && s->recv_from < 0) throw std::runtime_error("an empty step");
+      for (size_t i = 0; i < s->recv_blocks.size(); ++i) {
+        Interval& acc = x.acc[s->recv_blocks[i]];
+        const Interval& in = x.incoming[i];
+        acc = s->combine == Combine::store ? in : s->combine == Combine::left ? join(in, acc) : join(acc, in);
+      }
+      x.sent = x.received = false;
+      ++x.next;
+    }
+  }
+
+  plan::Header h_;
+  std::vector<Rank> ranks_;
+};
+
+// What rank r must end with in every block (plan.hpp's table).
+std::optional<Interval> expected_acc(const plan::Header& h, int64_t r) {
+  switch (h.collective) {
+    case Collective::bcast: return Interval{h.root, h.root};
+    case Collective::reduce: return r == h.root ? std::optional<Interval>(Interval{0, h.p - 1}) : std::nullopt;
+    case Collective::allreduce: return Interval{0, h.p - 1};
+    case Collective::scan: return Interval{0, r};
+    case Collective::exscan: return Interval{0, r - 1};
+    default: return std::nullopt;
+  }
+}
+
+int64_t log2_floor(int64_t p) { return 63 - __builtin_clzll(static_cast<uint64_t>(p)); }
+
+// Rounds of the data flow where the algorithm's cost formula gives them.
+std::optional<int64_t> expected_rounds(Collective c, const std::string& name, int64_t p, int64_t root, int64_t n) {
+  const int64_t q = ceil_log2(p);
+  const bool odd = p != (int64_t{1} << log2_floor(p));
+  if (c == Collective::bcast) {
+    if (name == "binomial") return q;
+    if (name == "circulant") return q == 0 ? 0 : n - 1 + q;
+    if (name == "linear-pipeline") return p == 1 ? 0 : p - 2 + n;
+    if (name == "binary-tree-pipeline") {  // 2(n − 1) + longest path, a right edge counting 2
+      std::vector<int64_t> path(static_cast<size_t>(p), 0);
+      for (int64_t v = 1; v < p; ++v) path[v] = path[(v - 1) / 2] + (v % 2 == 1 ? 1 : 2);
+      return p == 1 ? 0 : std::min<int64_t>(p - 1, 2) * (n - 1) + *std::max_element(path.begin(), path.end());
+    }
+    return std::nullopt;
+  }
+  if (name == "binary-tree") return c == Collective::reduce ? q + (root != 0) : 2 * q;
+  if (name == "recursive-doubling") return log2_floor(p) + (odd ? (c == Collective::reduce ? 1 : 2) : 0);
+  if (const ScanAlgorithm* a = find_scan_algorithm(name.c_str())) return scan_rounds(*a, p);
+  return std::nullopt;
+}
+
+// The step count of a single rank the cost formula names.
+void expect_step_counts(Collective c, const std::string& name, const Plan& pl, const std::string& where) {
+  const int64_t p = pl.header.p, root = pl.header.root, n = pl.header.blocks, q = ceil_log2(p);
+  if (c != Collective::bcast) return;
+  if (name == "binomial") {
+    EXPECT_EQ(int64_t(pl.steps(root).size()), q) << where << ": the root's sends";
+  }
+  if (name == "circulant") {
+    EXPECT_EQ(int64_t(pl.steps(root).size()), q == 0 ? 0 : n - 1 + q) << where << ": the root sends every round";
+    for (int64_t r = 0; r < p; ++r) EXPECT_LE(int64_t(pl.steps(r).size()), n - 1 + q) << where << " rank " << r;
+  }
+  if (name == "scatter-allgather" && p > 1) {
+    for (int64_t r = 0; r < p; ++r) {  // scatter receive, one send per binomial child, p − 1 ring steps
+      const int64_t v = virtual_rank(r, root, p);
+      int64_t children = 0;
+      for (int64_t d = binomial_child_span(v, p) >> 1; d > 0; d >>= 1) children += v + d < p;
+      EXPECT_EQ(int64_t(pl.steps(r).size()), (v != 0) + children + p - 1) << where << " rank " << r;
+    }
+  }
+}
+
+std::vector<int64_t> block_counts(plan::Cut cut, int64_t p) {
+  switch (cut) {
+    case plan::Cut::whole: return {1, 3};
+    case plan::Cut::per_rank: return {p};
+    case plan::Cut::pipelined: return {1, 2, 3, 5, 8};
+  }
+  return {};
+}
+
+std::vector<int64_t> roots(Collective c, int64_t p) {
+  if (c != Collective::bcast && c != Collective::reduce) return {0};
+  const std::set<int64_t> some{0, 1 % p, p / 2, p - 1};
+  return {some.begin(), some.end()};
+}
+
+const int64_t kSizes[] = {1, 2, 3, 4, 5, 7, 8, 13, 17, 64};
+
+TEST(PlanBuilders, EveryPlanDeliversItsResult) {
+  for (Collective c : kCollectives) {
+    for (const std::string& name : plan::plan_algorithms(c)) {
+      const plan::Cut cut = plan::find_plan_algorithm(c, name).cut;
+      for (int64_t p : kSizes) {
+        for (int64_t root : roots(c, p)) {
+          for (int64_t n : block_counts(cut, p)) {
+            const std::string where = std::string(collective_name(c)) + " " + name + " p=" + std::to_string(p) +
+                                      " root=" + std::to_string(root) + " n=" + std::to_string(n);
+            const Plan pl = plan::build_plan(c, name, p, root, n);
+            DataFlow flow(pl);
+            int64_t rounds = -1;
+            try {
+              rounds = flow.run();
+            } catch (const std::runtime_error& e) {
+              ADD_FAILURE() << where << ": " << e.what();
+              continue;
+            }
+            for (int64_t r = 0; r < p; ++r) {
+              const std::optional<Interval> want = expected_acc(pl.header, r);
+              if (!want) continue;
+              for (int64_t b = 0; b < n; ++b)
+                ASSERT_EQ(flow.acc(r)[b], *want) << where << " rank " << r << " block " << b << ": "
+                                                 << text(flow.acc(r)[b]) << ", not " << text(*want);
+            }
+            if (const auto want = expected_rounds(c, name, p, root, n)) {
+              EXPECT_EQ(rounds, *want) << where;
+            }
+            if (c == Collective::bcast && name == "two-tree" && p > 1) {
+              EXPECT_LE(rounds, sim::two_tree_step_count(p, n)) << where;
+            }
+            expect_step_counts(c, name, pl, where);
+          }
+        }
+      }
+    }
+  }
+}
+
+// The simulation itself catches wrong plans: a cycle of receives, and a
+// ⊕ in the wrong order.
+TEST(PlanDataFlow, CatchesDeadlockAndWrongOrder) {
+  const plan::Header h{Collective::allreduce, 2, 0, 1, false};
+  const Plan deadlock{h, [](int64_t r) {
+                        Step s;
+                        s.recv_from = 1 - r;
+                        s.recv_blocks = {0};
+                        return std::vector<Step>{s};
+                      }};
+  EXPECT_THROW(DataFlow(deadlock).run(), std::runtime_error);
+  const Plan wrong_side{h, [](int64_t r) {
+                          Step s;
+                          s.send_to = s.recv_from = 1 - r;
+                          s.send_blocks = s.recv_blocks = {0};
+                          s.combine = Combine::left;  // rank 0 puts rank 1's input first
+                          return std::vector<Step>{s};
+                        }};
+  EXPECT_THROW(DataFlow(wrong_side).run(), std::runtime_error);
+}
+
+TEST(PlanBuilders, NamesAreTheCatalogsAndUnknownOnesAreListed) {
+  EXPECT_EQ(plan::plan_algorithms(Collective::bcast),
+            (std::vector<std::string>{"circulant", "binomial", "linear-pipeline", "binary-tree-pipeline", "two-tree",
+                                      "scatter-allgather"}));
+  EXPECT_TRUE(plan::plan_algorithms(Collective::allgatherv).empty());
+  try {
+    plan::build_plan(Collective::bcast, "binomal", 4, 0, 1);
+    FAIL() << "no throw";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("known: circulant, binomial,"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(plan::build_plan(Collective::bcast, "binomial", 4, 4, 1), std::invalid_argument);
+  EXPECT_THROW(plan::build_plan(Collective::allreduce, "binary-tree", 4, 1, 1), std::invalid_argument);
+  EXPECT_THROW(plan::build_plan(Collective::bcast, "circulant", 4, 0, 0), std::invalid_argument);
+  EXPECT_THROW(plan::build_plan(Collective::bcast, "scatter-allgather", 4, 0, 3), std::invalid_argument);
+}
+
+// p = 2^20: a rank's steps come alone, in O(its steps).
+TEST(PlanBuilders, LargePIsPerRank) {
+  const int64_t p = int64_t{1} << 20, n = 4;
+  EXPECT_EQ(plan::build_plan(Collective::bcast, "binomial", p, 7, 1).steps(7).size(), 20u);
+  EXPECT_EQ(plan::build_plan(Collective::bcast, "circulant", p, 0, n).steps(0).size(), size_t(n - 1 + 20));
+  EXPECT_LE(plan::build_plan(Collective::bcast, "two-tree", p, 3, n).steps(p - 1).size(),
+            size_t(sim::two_tree_step_count(1000, n) + 40));
+  // p' = 2^20 and rank 1 folded into 0: receive, 20 exchanges, send back.
+  EXPECT_EQ(plan::build_plan(Collective::allreduce, "recursive-doubling", p + 1, 0, 1).steps(0).size(), 22u);
+  // The last rank receives in every round.
+  EXPECT_EQ(plan::build_plan(Collective::exscan, "123-doubling", p, 0, 1).steps(p - 1).size(), size_t(q_123(p)));
+}
+
+bool same_steps(const std::vector<Step>& a, const std::vector<Step>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const Step &x = a[i], &y = b[i];
+    if (x.send_to != y.send_to || x.send_blocks != y.send_blocks || x.recv_from != y.recv_from ||
+        x.recv_blocks != y.recv_blocks || (x.send_to >= 0 && x.send_value != y.send_value) ||
+        (x.recv_from >= 0 && x.combine != y.combine))
+      return false;
+  }
+  return true;
+}
+
+TEST(PlanText, WrittenAndReadBackGivesTheSameSteps) {
+  for (Collective c : kCollectives) {
+    for (const std::string& name : plan::plan_algorithms(c)) {
+      const int64_t p = 13, root = c == Collective::bcast || c == Collective::reduce ? 5 : 0;
+      const plan::Cut cut = plan::find_plan_algorithm(c, name).cut;
+      const Plan built = plan::build_plan(c, name, p, root, cut == plan::Cut::per_rank ? p : 3);
+      std::stringstream text;
+      plan::write_plan(text, built);
+      const Plan read = plan::read_plan(text);
+      EXPECT_EQ(read.header.collective, c);
+      EXPECT_EQ(read.header.p, p);
+      EXPECT_EQ(read.header.root, root);
+      EXPECT_EQ(read.header.blocks, built.header.blocks);
+      for (int64_t r = 0; r < p; ++r) EXPECT_TRUE(same_steps(read.steps(r), built.steps(r))) << name << " rank " << r;
+    }
+  }
+}
+
+std::string goal(Collective c, const std::string& name, int64_t p, int64_t blocks, int64_t bytes) {
+  std::ostringstream out;
+  plan::write_goal(out, plan::build_plan(c, name, p, 0, blocks), bytes, "test");
+  return out.str();
+}
+
+// Written by hand from the GOAL format: 0 → 2, 0 → 1 (largest subtree
+// first), 2 → 3; every message between a pair gets tag 0, 1, ...
+TEST(PlanGoal, BinomialBroadcastOfFourRanks) {
+  EXPECT_EQ(goal(Collective::bcast, "binomial", 4, 1, 1024),
+            "// test\n"
+            "num_ranks 4\n"
+            "\n"
+            "rank 0 {\n"
+            "l1: send 1024b to 2 tag 0\n"
+            "l2: send 1024b to 1 tag 0\n"
+            "l2 requires l1\n"
+            "}\n"
+            "\n"
+            "rank 1 {\n"
+            "l1: recv 1024b from 0 tag 0\n"
+            "}\n"
+            "\n"
+            "rank 2 {\n"
+            "l1: recv 1024b from 0 tag 0\n"
+            "l2: send 1024b to 3 tag 0\n"
+            "l2 requires l1\n"
+            "}\n"
+            "\n"
+            "rank 3 {\n"
+            "l1: recv 1024b from 2 tag 0\n"
+            "}\n");
+}
+
+// Two blocks of 9 bytes: 5 and 4 bytes, tags 0 and 1 between the pair.
+TEST(PlanGoal, PipelineTagsCountPerPair) {
+  EXPECT_EQ(goal(Collective::bcast, "linear-pipeline", 2, 2, 9),
+            "// test\nnum_ranks 2\n\n"
+            "rank 0 {\nl1: send 5b to 1 tag 0\nl2: send 4b to 1 tag 1\nl2 requires l1\n}\n\n"
+            "rank 1 {\nl1: recv 5b from 0 tag 0\nl2: recv 4b from 0 tag 1\nl2 requires l1\n}\n");
+}
+
+// An exchange and its ⊕: the calc follows the receive, the send overlaps.
+TEST(PlanGoal, ExchangeThenCombine) {
+  const std::string rank = "l1: send 100b to X tag 0\nl2: recv 100b from X tag 0\nl3: calc 100\nl3 requires l2\n";
+  std::string r0 = rank, r1 = rank;
+  std::replace(r0.begin(), r0.end(), 'X', '1');
+  std::replace(r1.begin(), r1.end(), 'X', '0');
+  EXPECT_EQ(goal(Collective::allreduce, "recursive-doubling", 2, 1, 100),
+            "// test\nnum_ranks 2\n\nrank 0 {\n" + r0 + "}\n\nrank 1 {\n" + r1 + "}\n");
+}
+
+// The ⊕ forming acc ⊕ input comes before the send it feeds; the next step
+// waits for everything the previous one ended with.
+TEST(PlanGoal, SendOfAccOpInputWaitsForItsCalc) {
+  const std::string g = goal(Collective::exscan, "two-op-doubling", 4, 1, 8);
+  EXPECT_NE(g.find("rank 1 {\nl1: send 8b to 2 tag 0\nl2: recv 8b from 0 tag 0\n"
+                   "l3: calc 8\nl3 requires l1\nl3 requires l2\nl4: send 8b to 3 tag 0\nl4 requires l3\n"),
+            std::string::npos)
+      << g;
+}
+
+TEST(PlanCli, WritesThePlanAndTheGoal) {
+  const auto plan_text = test::run_collsim("plan --collective bcast --algo binomial --p 4 --size 1024");
+  EXPECT_EQ(plan_text.status, 0);
+  std::ostringstream want;
+  plan::write_plan(want, plan::build_plan(Collective::bcast, "binomial", 4, 0, 1));
+  EXPECT_EQ(plan_text.out, want.str());
+  const std::string path = std::string(TEST_TMPDIR) + "/plan_cli.goal";
+  const auto to_file =
+      test::run_collsim("plan --collective bcast --algo circulant --p 5 --root 2 --blocks 3 --size 10 --format goal --out " + path);
+  EXPECT_EQ(to_file.status, 0);
+  EXPECT_EQ(to_file.out, "");
+  const std::string g = test::read_file(path);
+  EXPECT_EQ(g.rfind("// collsim plan: bcast circulant, p 5, root 2, size 10, blocks 3\nnum_ranks 5\n", 0), 0u) << g;
+}
+
+TEST(PlanCli, BadInputIsOneLineAndStatusTwo) {
+  for (const std::string args : {
+           "plan --collective bcast --algo binomal --p 4 --size 8",
+           "plan --collective bcst --algo binomial --p 4 --size 8",
+           "plan --collective bcast --algo circulant --p 4 --size 8",
+           "plan --collective bcast --algo binomial --p 0 --size 8",
+           "plan --collective bcast --algo binomial --p 4 --root 4 --size 8",
+           "plan --collective bcast --algo binomial --p 4 --size 8 --format xml",
+           "plan --collective bcast --algo scatter-allgather --p 4 --blocks 3 --size 8",
+           "plan --collective allreduce --algo binary-tree --p 4 --root 1 --size 8",
+           "plan --collective bcast --algo binomial --p 4",
+       }) {
+    const auto res = test::run_collsim(args, true);
+    EXPECT_EQ(res.status, 2) << args << ": " << res.out;
+    EXPECT_EQ(std::count(res.out.begin(), res.out.end(), '\n'), 1) << args << ": " << res.out;
+    EXPECT_EQ(res.out.rfind("collsim: error: ", 0), 0u) << args << ": " << res.out;
+  }
+  const auto unwritable = test::run_collsim(
+      "plan --collective bcast --algo binomial --p 4 --size 8 --out /nonexistent/dir/x.plan", true);
+  EXPECT_EQ(unwritable.status, 1) << unwritable.out;
+}
+
+}  // namespace
+}  // namespace collsim
