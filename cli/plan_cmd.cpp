@@ -12,14 +12,13 @@
 #include "output.hpp"
 #include "plan_builders.hpp"
 #include "plan_goal.hpp"
+#include "sim_options.hpp"
 
 namespace collsim {
 
 namespace {
 
 using cli::po::value;
-
-constexpr int64_t kMaxBytes = int64_t{1} << 50;
 constexpr int64_t kMaxBlocks = int64_t{1} << 40;  // plan.hpp's limit
 
 const char* const kUsage =
@@ -64,7 +63,7 @@ int plan_command(int argc, char** argv) {
   opts.add_options()("collective", value<std::string>()->required(), "bcast, reduce, allreduce, scan, exscan, ...")(
       "algo", value<std::string>()->required(), "algorithm name, as in the catalog (collsim run --help)")(
       "p", value<std::string>()->required(), "number of ranks, 1 <= p <= 2^31-1")(
-      "size", value<std::string>()->required(), "bytes of the message / of each rank's vector (GOAL sizes)")(
+      "size", value<std::string>()->required(), "bytes (units B, KiB, MiB, GiB) of the message / of each rank's vector (GOAL sizes)")(
       "root", value<std::string>()->default_value("0"), "root (bcast, reduce), 0 <= root < p")(
       "blocks", value<std::string>(), "number of blocks B (see below)")(
       "format", value<std::string>()->default_value("plan"), "plan or goal")(
@@ -75,7 +74,7 @@ int plan_command(int argc, char** argv) {
   cli::require_one_of(format, "format", {"plan", "goal"});
   const int64_t p = cli::parse_int(vm["p"].as<std::string>(), "--p", 1, kMaxProcs);
   const int64_t root = cli::parse_int(vm["root"].as<std::string>(), "--root", 0, p - 1);
-  const int64_t bytes = cli::parse_int(vm["size"].as<std::string>(), "--size", 0, kMaxBytes);
+  const int64_t bytes = sim::parse_bytes(vm["size"].as<std::string>(), "--size");
   plan::Plan plan;
   try {
     const Collective c = parse_collective(vm["collective"].as<std::string>());
