@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "catalog.hpp"
+#include "plan_builders.hpp"
 #include "protocol.hpp"
 #include "run_cli.hpp"
 
@@ -306,6 +307,39 @@ TEST(PlanFiles, ARingAllgathervServesIrregularCountsInCompare) {
   EXPECT_EQ(rows.size(), 4u) << csv;
   EXPECT_EQ(std::count_if(rows.begin(), rows.end(), [](const Row& row) { return row.algorithm == "plan:ring3.plan" && row.correct; }), 2)
       << csv;
+}
+
+// Every plan the builders write (schedules/plan_builders.hpp) runs through
+// the plan executor exactly as the algorithm's own MPI code: the same
+// simulated time to the nanosecond, and a right result with matmul. This is
+// what says the builders describe "exactly the messages its MPI code sends".
+TEST(PlanFiles, EveryBuiltPlanTakesItsAlgorithmsTime) {
+  const std::string bin = COLLSIM_BIN;
+  size_t checked = 0;
+  for (Collective c : kCollectives) {
+    for (const std::string& name : plan::plan_algorithms(c)) {
+      const plan::PlanAlgorithm& a = plan::find_plan_algorithm(c, name);
+      for (const int64_t p : {7, 12}) {
+        const int64_t blocks = a.cut == plan::Cut::pipelined ? 5 : a.cut == plan::Cut::per_rank ? p : 1;
+        const std::string file = std::string(TEST_TMPDIR) + "/built-" + collective_name(c) + "-" + name + ".plan";
+        const std::string common = " --collective " + std::string(collective_name(c)) + " --p " + std::to_string(p) +
+                                   " --size 64KiB";
+        const auto made = run_command(bin + " plan" + common + " --algo " + name + " --blocks " +
+                                      std::to_string(blocks) + " --out " + file, true);
+        ASSERT_EQ(made.status, 0) << made.out;
+        const std::string run = bin + " run" + common + " --format csv" + (reduces(c) ? " --op matmul" : "");
+        const auto from_plan = rows_of(run_command(run + " --plan " + file).out);
+        const auto from_algo = rows_of(
+            run_command(run + " --algo " + name + (a.cut == plan::Cut::pipelined ? " --blocks 5" : "")).out);
+        ASSERT_EQ(from_plan.size(), 1u) << collective_name(c) << " " << name;
+        ASSERT_EQ(from_algo.size(), 1u) << collective_name(c) << " " << name;
+        EXPECT_TRUE(from_plan[0].correct) << collective_name(c) << " " << name << " p=" << p;
+        EXPECT_EQ(from_plan[0].time_us, from_algo[0].time_us) << collective_name(c) << " " << name << " p=" << p;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GE(checked, 2u * 14) << "every builder, two p each";
 }
 
 TEST(PlanFiles, BadPlanFilesGiveOneErrorLine) {
