@@ -14,6 +14,7 @@ namespace {
 
 constexpr int64_t kMaxRanks = (int64_t{1} << 31) - 1;
 constexpr int64_t kMaxBlocks = (int64_t{1} << 40);
+constexpr int64_t kMaxStepBlocks = int64_t{1} << 24;
 
 bool per_segment(Collective c) { return c == Collective::allgatherv || c == Collective::reduce_scatter; }
 
@@ -49,7 +50,10 @@ std::vector<int64_t> parse_blocks(const std::string& text, int64_t nblocks) {
     const size_t dash = item.find('-');
     const int64_t a = number(item.substr(0, dash), 0, nblocks - 1, "block");
     const int64_t b = dash == std::string::npos ? a : number(item.substr(dash + 1), a, nblocks - 1, "block");
-    if (b - a > kMaxBlocks) throw std::invalid_argument("block range too long");
+    // A step's list is held in memory: bounded so that a file cannot ask
+    // for more than a few hundred MB.
+    if (b - a >= kMaxStepBlocks - static_cast<int64_t>(blocks.size()))
+      throw std::invalid_argument("a step lists more than 2^24 blocks");
     for (int64_t x = a; x <= b; ++x) blocks.push_back(x);
   }
   if (blocks.empty() || text.back() == ',') throw std::invalid_argument("empty block list '" + text + "'");

@@ -277,6 +277,7 @@ TEST(PlanFiles, AHandWrittenBinomialRunsExactlyAsTheAlgorithm) {
     EXPECT_EQ(from_plan[i].algorithm, "plan:binomial4.plan");
     EXPECT_TRUE(from_plan[i].correct);
     EXPECT_EQ(from_plan[i].time_us, from_algo[i].time_us) << from_plan[i].bytes;
+    EXPECT_EQ(from_algo[i].reps, 1) << "deterministic simulations run once unless --reps says otherwise";
   }
 }
 
