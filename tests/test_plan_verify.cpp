@@ -1,7 +1,7 @@
 // The plan verifier (verify/plan_check.hpp): hand-written correct plans pass
 // with the step, ⊕ and critical-path counts worked out by hand; one broken
 // rule at a time is caught under its name (mutation tests); the text format
-// round-trips.
+// round-trips; `collsim verify plan` exits 0/1/2.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 
 #include "plan.hpp"
 #include "plan_check.hpp"
+#include "run_cli.hpp"
 
 namespace collsim {
 namespace {
@@ -337,6 +338,54 @@ TEST(PlanVerify, TextFormatRoundTrips) {
   EXPECT_EQ(rank0[0].send_blocks, (std::vector<int64_t>{2, 3, 0}));
   EXPECT_EQ(rank0[0].send_value, Value::acc_op_input);
   EXPECT_EQ(rank0[0].combine, Combine::right);
+}
+
+// --- `collsim verify plan` ---
+
+std::string plan_text(const Header& h, const Steps& s) {
+  std::ostringstream text;
+  plan::write_plan(text, make_plan(h, s));
+  return text.str();
+}
+
+TEST(PlanVerifyCli, CorrectPlanExits0) {
+  const std::string path = test::write_temp("chain.plan", plan_text(header(Collective::bcast, 4, 2), chain_bcast_p4()));
+  const test::CliResult r = test::run_collsim("verify plan --file " + path, true);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("max 3 steps, max 0 ⊕ per rank, critical path 4 steps"), std::string::npos) << r.out;
+  const test::CliResult quiet = test::run_collsim("verify plan --quiet --file /dev/stdin < " + path, true);
+  EXPECT_EQ(quiet.status, 0);
+  EXPECT_EQ(quiet.out, "");
+}
+
+TEST(PlanVerifyCli, BrokenPlanExits1WithOneLine) {
+  Steps s = binomial_bcast_p4();
+  s[3][0].recv_from = 1;
+  const std::string path = test::write_temp("mismatch.plan", plan_text(header(Collective::bcast, 4, 1), s));
+  const test::CliResult r = test::run_collsim("verify plan --file " + path, true);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  EXPECT_EQ(r.out.rfind("FAIL p=4 rank=3 k=0 block=0: peer-mismatch:", 0), 0u) << r.out;
+}
+
+TEST(PlanVerifyCli, MalformedPlansExit2WithOneLine) {
+  const std::string head = "collsim-plan 1\ncollective bcast\np 2\nblocks 1\n";
+  const std::pair<const char*, std::string> cases[] = {
+      {"unknown word 'bogus'", head + "bogus 3\nrank 0\nstep send 1 blocks 0\n"},
+      {"unexpected word 'sned' in a step", head + "rank 0\nstep sned 1 blocks 0\n"},
+      {"the header lacks 'blocks'", "collsim-plan 1\ncollective bcast\np 2\nrank 0\n"},
+      {"peer 2 is out of range", head + "rank 0\nstep send 2 blocks 0\n"},
+      {"a step before any 'rank' line", head + "step send 1 blocks 0\n"},
+      {"block 'x' is not an integer", head + "rank 0\nstep send 1 blocks 0,x\n"},
+  };
+  for (const auto& [why, text] : cases) {
+    const std::string path = test::write_temp("malformed.plan", text);
+    const test::CliResult r = test::run_collsim("verify plan --file " + path, true);
+    EXPECT_EQ(r.status, 2) << text;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+    EXPECT_NE(r.out.find(why), std::string::npos) << r.out;
+  }
+  EXPECT_EQ(test::run_collsim("verify plan --file /nonexistent/x.plan").status, 2);
 }
 
 }  // namespace
