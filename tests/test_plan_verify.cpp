@@ -14,6 +14,7 @@
 #include "plan.hpp"
 #include "plan_check.hpp"
 #include "run_cli.hpp"
+#include "scan_check.hpp"
 
 namespace collsim {
 namespace {
@@ -179,6 +180,46 @@ TEST(PlanVerify, ReduceScatterP2Passes) {
   const PlanReport rep = passes(make_plan(header(Collective::reduce_scatter, 2, 2), reduce_scatter_p2()));
   EXPECT_EQ(rep.max_ops, 1);
   EXPECT_EQ(rep.critical_path, 1);
+}
+
+// The doubling scans of schedules/scan_plans.hpp as plans: one step per
+// round with a message.
+Plan scan_plan(const ScanAlgorithm& a, int64_t p) {
+  const Header h = header(a.inclusive ? Collective::scan : Collective::exscan, p, 1);
+  return {h, [&a, p](int64_t r) {
+            std::vector<Step> steps;
+            for (int k = 0; k < scan_rounds(a, p); ++k) {
+              const ScanRound x = scan_round(a, p, r, k);
+              Step s;
+              if (x.send_to >= 0) {
+                static const Value values[] = {Value::input, Value::acc, Value::acc_op_input};
+                s = send(x.send_to, {0}, values[static_cast<int>(x.send)]);
+              }
+              if (x.recv_from >= 0) {
+                static const Combine combines[] = {Combine::store, Combine::store, Combine::left, Combine::right};
+                s = sendrecv(s, recv(x.recv_from, {0}, combines[static_cast<int>(x.combine)]));
+              }
+              if (x.send_to >= 0 || x.recv_from >= 0) steps.push_back(s);
+            }
+            return steps;
+          }};
+}
+
+// Two checkers, one verdict: the plan checker passes the registry's scans
+// with scan_check's ⊕ counts (⊕ into W and into send values), its critical
+// path as deep as scan_check's rounds with messages.
+TEST(PlanVerify, AgreesWithScanCheckOnTheDoublingScans) {
+  for (int i = 0; i < kScanAlgorithmCount; ++i) {
+    const ScanAlgorithm& a = kScanAlgorithms[i];
+    for (int64_t p = a.inclusive ? 1 : 2; p <= 70; ++p) {
+      const ScanSweep scan = sweep_scan(plan_of(a), p, p);
+      ASSERT_FALSE(scan.failure);
+      const PlanReport rep = check_plan(scan_plan(a, p));
+      ASSERT_FALSE(rep.failure) << a.name << " p=" << p << ": " << describe(*rep.failure);
+      EXPECT_EQ(rep.max_ops, scan.total_ops[0]) << a.name << " p=" << p;
+      EXPECT_EQ(rep.critical_path, scan.rounds[0]) << a.name << " p=" << p;
+    }
+  }
 }
 
 // --- mutations: one broken rule each ---
