@@ -12,6 +12,7 @@ std::string describe(const Counterexample& c) {
   std::ostringstream os;
   os << "p=" << c.p << " rank=" << c.rank;
   if (c.k >= 0) os << " k=" << c.k;
+  if (c.block >= 0) os << " block=" << c.block;
   os << ": " << c.condition << ": " << c.detail;
   return os.str();
 }

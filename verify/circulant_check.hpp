@@ -12,14 +12,16 @@
 
 namespace collsim {
 
-// The first thing found wrong: processor count, rank, round index k (-1 where
-// no round applies) and which condition, in words.
+// The first thing found wrong: processor count, rank, round (or step) index k
+// (-1 where no round applies), which condition, in words, and the block it
+// concerns (-1 where none; plan_check names blocks).
 struct Counterexample {
   int64_t p = 0;
   int64_t rank = 0;
   int k = -1;
   std::string condition;
   std::string detail;
+  int64_t block = -1;
 };
 std::string describe(const Counterexample& c);
 

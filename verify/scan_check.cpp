@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "interval.hpp"
 #include "values.hpp"
 
 namespace collsim {
@@ -15,16 +16,6 @@ ScanPlan plan_of(const ScanAlgorithm& a) {
 
 namespace {
 
-// [lo, hi] of inputs; empty when hi < lo.
-struct Interval {
-  int64_t lo = 1, hi = 0;
-  bool empty() const { return hi < lo; }
-  bool operator==(const Interval& o) const { return empty() ? o.empty() : lo == o.lo && hi == o.hi; }
-};
-
-std::string str(Interval v) {
-  return v.empty() ? "nothing" : "[" + std::to_string(v.lo) + ", " + std::to_string(v.hi) + "]";
-}
 std::string str(int64_t v) { return std::to_string(v); }
 
 // What one execution at n processors leaves for the per-p summary.

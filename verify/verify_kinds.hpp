@@ -7,6 +7,7 @@ namespace collsim {
 
 int verify_circulant(int argc, char** argv);
 int verify_exscan(int argc, char** argv);
+int verify_plan(int argc, char** argv);
 int verify_scan(int argc, char** argv);
 int verify_two_tree(int argc, char** argv);
 

@@ -1,0 +1,433 @@
+// The plan verifier (verify/plan_check.hpp): hand-written correct plans pass
+// with the step, ⊕ and critical-path counts worked out by hand; one broken
+// rule at a time is caught under its name (mutation tests); the text format
+// round-trips; `collsim verify plan` exits 0/1/2.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "plan.hpp"
+#include "plan_check.hpp"
+#include "run_cli.hpp"
+#include "scan_check.hpp"
+
+namespace collsim {
+namespace {
+
+using plan::Combine;
+using plan::Header;
+using plan::Plan;
+using plan::Step;
+using plan::Value;
+using Steps = std::vector<std::vector<Step>>;  // per rank
+
+Step send(int64_t to, std::vector<int64_t> blocks, Value value = Value::acc) {
+  Step s;
+  s.send_to = to;
+  s.send_blocks = std::move(blocks);
+  s.send_value = value;
+  return s;
+}
+
+Step recv(int64_t from, std::vector<int64_t> blocks, Combine combine = Combine::store) {
+  Step s;
+  s.recv_from = from;
+  s.recv_blocks = std::move(blocks);
+  s.combine = combine;
+  return s;
+}
+
+// Both halves in one step.
+Step sendrecv(Step out, const Step& in) {
+  out.recv_from = in.recv_from;
+  out.recv_blocks = in.recv_blocks;
+  out.combine = in.combine;
+  return out;
+}
+
+Header header(Collective c, int64_t p, int64_t blocks, int64_t root = 0) {
+  Header h;
+  h.collective = c;
+  h.p = p;
+  h.blocks = blocks;
+  h.root = root;
+  return h;
+}
+
+Plan make_plan(const Header& h, Steps ranks) {
+  ranks.resize(h.p);
+  return {h, [ranks](int64_t r) { return ranks[r]; }};
+}
+
+// Root 0 sends to 2, then 1; 2 sends to 3.
+Steps binomial_bcast_p4() { return {{send(2, {0}), send(1, {0})}, {recv(0, {0})}, {recv(0, {0}), send(3, {0})}, {recv(2, {0})}}; }
+
+// Two blocks pipelined along 0 -> 1 -> 2 -> 3.
+Steps chain_bcast_p4() {
+  Steps s(4);
+  s[0] = {send(1, {0}), send(1, {1})};
+  for (int64_t r = 1; r <= 2; ++r)
+    s[r] = {recv(r - 1, {0}), sendrecv(send(r + 1, {0}), recv(r - 1, {1})), send(r + 1, {1})};
+  s[3] = {recv(2, {0}), recv(2, {1})};
+  return s;
+}
+
+// [0, r-1] travels up the chain and is joined on the left of r's input; the
+// last rank stores [0, 3] at the root.
+Steps chain_reduce_p4(Combine combine = Combine::left) {
+  return {{send(1, {0}), recv(3, {0})},
+          {recv(0, {0}, combine), send(2, {0})},
+          {recv(1, {0}, combine), send(3, {0})},
+          {recv(2, {0}, combine), send(0, {0})}};
+}
+
+// Rank 1 forwards W ⊕ V = [0, 1] to rank 2.
+Steps exscan_p3() {
+  return {{send(1, {0}, Value::input)}, {recv(0, {0}), send(2, {0}, Value::acc_op_input)}, {recv(1, {0})}};
+}
+
+// Step k: rank r passes block r - k on to r + 1.
+Steps allgatherv_ring_p3() {
+  Steps s(3);
+  for (int64_t r = 0; r < 3; ++r)
+    for (int64_t k = 0; k < 2; ++k)
+      s[r].push_back(sendrecv(send((r + 1) % 3, {(r - k + 3) % 3}), recv((r + 2) % 3, {(r - k + 2) % 3})));
+  return s;
+}
+
+// Each rank sends the other's block and joins it in rank order.
+Steps reduce_scatter_p2() {
+  return {{sendrecv(send(1, {1}), recv(1, {0}, Combine::right))}, {sendrecv(send(0, {0}), recv(0, {1}, Combine::left))}};
+}
+
+// Rank r receives from r minus its lowest set bit and sends to r + 2^j,
+// highest j first: ceil(log2 p) steps deep. Built per rank on demand.
+Plan binomial_bcast(int64_t p) {
+  return {header(Collective::bcast, p, 1), [p](int64_t r) {
+            std::vector<Step> steps;
+            int64_t span = 1;
+            while (span < p && !(r & span)) span <<= 1;
+            if (r) steps.push_back(recv(r - span, {0}));
+            for (span >>= 1; span >= 1; span >>= 1)
+              if (r + span < p) steps.push_back(send(r + span, {0}));
+            return steps;
+          }};
+}
+
+PlanReport passes(const Plan& plan) {
+  PlanReport rep = check_plan(plan);
+  EXPECT_FALSE(rep.failure) << describe(*rep.failure);
+  return rep;
+}
+
+// Checks the plan fails with `rule` at (rank, step, block).
+void fails(const Plan& plan, const char* rule, int64_t rank, int step, int64_t block) {
+  const PlanReport rep = check_plan(plan);
+  ASSERT_TRUE(rep.failure) << "expected " << rule;
+  EXPECT_EQ(rep.failure->condition, rule) << describe(*rep.failure);
+  EXPECT_EQ(rep.failure->rank, rank) << describe(*rep.failure);
+  EXPECT_EQ(rep.failure->k, step) << describe(*rep.failure);
+  EXPECT_EQ(rep.failure->block, block) << describe(*rep.failure);
+}
+
+TEST(PlanVerify, BinomialBcastP4Passes) {
+  const PlanReport rep = passes(make_plan(header(Collective::bcast, 4, 1), binomial_bcast_p4()));
+  EXPECT_EQ(rep.max_steps, 2);
+  EXPECT_EQ(rep.max_ops, 0);
+  EXPECT_EQ(rep.critical_path, 2);
+  ASSERT_EQ(rep.ranks.size(), 4u);
+  EXPECT_EQ(rep.ranks[1].depth, 2);  // after the root's first send
+  EXPECT_EQ(rep.ranks[3].depth, 2);
+}
+
+TEST(PlanVerify, GeneratedBinomialBcastIsLogPDeep) {
+  const PlanReport rep = passes(binomial_bcast(1000));
+  EXPECT_EQ(rep.critical_path, 10);
+  EXPECT_EQ(rep.max_steps, 10);  // the root
+}
+
+TEST(PlanVerify, PipelinedChainBcastPasses) {
+  const PlanReport rep = passes(make_plan(header(Collective::bcast, 4, 2), chain_bcast_p4()));
+  EXPECT_EQ(rep.max_steps, 3);
+  EXPECT_EQ(rep.critical_path, 4);  // blocks + p - 2
+}
+
+TEST(PlanVerify, ChainReduceCombineLeftPasses) {
+  const PlanReport rep = passes(make_plan(header(Collective::reduce, 4, 1), chain_reduce_p4()));
+  EXPECT_EQ(rep.max_ops, 1);
+  EXPECT_EQ(rep.ranks[0].ops, 0);  // stores the total
+  EXPECT_EQ(rep.critical_path, 4);
+}
+
+TEST(PlanVerify, ExscanP3Passes) {
+  const PlanReport rep = passes(make_plan(header(Collective::exscan, 3, 1), exscan_p3()));
+  EXPECT_EQ(rep.ranks[1].ops, 1);  // acc ⊕ input with acc = [0, 0]
+  EXPECT_EQ(rep.critical_path, 2);
+}
+
+TEST(PlanVerify, AllgathervRingP3Passes) {
+  const PlanReport rep = passes(make_plan(header(Collective::allgatherv, 3, 3), allgatherv_ring_p3()));
+  EXPECT_EQ(rep.max_steps, 2);
+  EXPECT_EQ(rep.critical_path, 2);
+}
+
+TEST(PlanVerify, ReduceScatterP2Passes) {
+  const PlanReport rep = passes(make_plan(header(Collective::reduce_scatter, 2, 2), reduce_scatter_p2()));
+  EXPECT_EQ(rep.max_ops, 1);
+  EXPECT_EQ(rep.critical_path, 1);
+}
+
+// The doubling scans of schedules/scan_plans.hpp as plans: one step per
+// round with a message.
+Plan scan_plan(const ScanAlgorithm& a, int64_t p) {
+  const Header h = header(a.inclusive ? Collective::scan : Collective::exscan, p, 1);
+  return {h, [&a, p](int64_t r) {
+            std::vector<Step> steps;
+            for (int k = 0; k < scan_rounds(a, p); ++k) {
+              const ScanRound x = scan_round(a, p, r, k);
+              Step s;
+              if (x.send_to >= 0) {
+                static const Value values[] = {Value::input, Value::acc, Value::acc_op_input};
+                s = send(x.send_to, {0}, values[static_cast<int>(x.send)]);
+              }
+              if (x.recv_from >= 0) {
+                static const Combine combines[] = {Combine::store, Combine::store, Combine::left, Combine::right};
+                s = sendrecv(s, recv(x.recv_from, {0}, combines[static_cast<int>(x.combine)]));
+              }
+              if (x.send_to >= 0 || x.recv_from >= 0) steps.push_back(s);
+            }
+            return steps;
+          }};
+}
+
+// Two checkers, one verdict: the plan checker passes the registry's scans
+// with scan_check's ⊕ counts (⊕ into W and into send values), its critical
+// path as deep as scan_check's rounds with messages.
+TEST(PlanVerify, AgreesWithScanCheckOnTheDoublingScans) {
+  for (int i = 0; i < kScanAlgorithmCount; ++i) {
+    const ScanAlgorithm& a = kScanAlgorithms[i];
+    for (int64_t p = a.inclusive ? 1 : 2; p <= 70; ++p) {
+      const ScanSweep scan = sweep_scan(plan_of(a), p, p);
+      ASSERT_FALSE(scan.failure);
+      const PlanReport rep = check_plan(scan_plan(a, p));
+      ASSERT_FALSE(rep.failure) << a.name << " p=" << p << ": " << describe(*rep.failure);
+      EXPECT_EQ(rep.max_ops, scan.total_ops[0]) << a.name << " p=" << p;
+      EXPECT_EQ(rep.critical_path, scan.rounds[0]) << a.name << " p=" << p;
+    }
+  }
+}
+
+// --- mutations: one broken rule each ---
+
+TEST(PlanVerify, DroppedSendLeavesReceiveUnmatched) {
+  Steps s = binomial_bcast_p4();
+  s[0].pop_back();  // the root's send to 1
+  fails(make_plan(header(Collective::bcast, 4, 1), s), "unmatched-recv", 1, 0, 0);
+}
+
+TEST(PlanVerify, ExtraSendIsUnmatched) {
+  Steps s = binomial_bcast_p4();
+  s[1].push_back(send(3, {0}));
+  fails(make_plan(header(Collective::bcast, 4, 1), s), "unmatched-send", 1, 1, 0);
+}
+
+TEST(PlanVerify, ReceiveFromWrongPeerIsPeerMismatch) {
+  Steps s = binomial_bcast_p4();
+  s[3][0].recv_from = 1;
+  fails(make_plan(header(Collective::bcast, 4, 1), s), "peer-mismatch", 3, 0, 0);
+}
+
+TEST(PlanVerify, WrongBlockIsBlockMismatch) {
+  Steps s = chain_bcast_p4();
+  s[0][0].send_blocks = {1};
+  fails(make_plan(header(Collective::bcast, 4, 2), s), "block-mismatch", 0, 0, 1);
+}
+
+TEST(PlanVerify, SwappedStepsDeadlock) {
+  Steps s = chain_reduce_p4();
+  std::swap(s[0][0], s[0][1]);  // the root waits for the total before starting the chain
+  fails(make_plan(header(Collective::reduce, 4, 1), s), "deadlock", 0, 0, -1);
+}
+
+TEST(PlanVerify, SendBeforeReceiveIsNotHeld) {
+  Steps s = binomial_bcast_p4();
+  std::swap(s[2][0], s[2][1]);  // 2 forwards to 3 before it has the data
+  fails(make_plan(header(Collective::bcast, 4, 1), s), "not-held", 2, 0, 0);
+}
+
+TEST(PlanVerify, BlockCombinedTwiceIsDoubleContribution) {
+  Steps s = chain_reduce_p4();
+  s[0].insert(s[0].begin(), send(1, {0}));
+  s[1].insert(s[1].begin(), recv(0, {0}, Combine::left));  // [0] ⊕ [0, 1]
+  fails(make_plan(header(Collective::reduce, 4, 1), s), "double-contribution", 1, 1, 0);
+}
+
+TEST(PlanVerify, SwappedOperandsBreakOrder) {
+  // Rank 2 computes [2] ⊕ [0, 1]: fine only for commutative ⊕.
+  Steps s = chain_reduce_p4();
+  s[2][0].combine = Combine::right;
+  fails(make_plan(header(Collective::reduce, 4, 1), s), "order", 2, 0, 0);
+}
+
+TEST(PlanVerify, GapIsNonAdjacentJoin) {
+  // Rank 2 receives [0] and joins it with [2].
+  Steps s = chain_reduce_p4();
+  s[0][0].send_to = 2;
+  s[1] = {send(3, {0})};
+  s[2][0].recv_from = 0;
+  fails(make_plan(header(Collective::reduce, 4, 1), s), "non-adjacent-join", 2, 0, 0);
+}
+
+TEST(PlanVerify, CommutativeAllowsReorderedJoin) {
+  Steps s = chain_reduce_p4();
+  s[2][0].combine = Combine::right;
+  Header h = header(Collective::reduce, 4, 1);
+  h.commutative = true;
+  passes(make_plan(h, s));
+}
+
+// The root first holds {0, 2} (two runs), then joins 1 and 3 in.
+TEST(PlanVerify, CommutativeSetsOfSeveralRuns) {
+  Header h = header(Collective::allreduce, 4, 1);
+  h.commutative = true;
+  Steps s = {{recv(2, {0}, Combine::right), recv(1, {0}, Combine::left), recv(3, {0}, Combine::right)},
+             {send(0, {0})},
+             {send(0, {0})},
+             {send(0, {0})}};
+  for (int64_t r = 1; r < 4; ++r) {
+    s[0].push_back(send(r, {0}));
+    s[r].push_back(recv(0, {0}));
+  }
+  const PlanReport rep = passes(make_plan(h, s));
+  EXPECT_EQ(rep.ranks[0].ops, 3);
+  s[0][2].recv_from = 2;  // {0, 1, 2} ⊕ {2}
+  s[2].insert(s[2].begin() + 1, send(0, {0}));
+  fails(make_plan(h, s), "double-contribution", 0, 2, 0);
+}
+
+TEST(PlanVerify, MissingMessageIsWrongResult) {
+  Steps s = binomial_bcast_p4();
+  s[2].pop_back();
+  s[3].clear();
+  fails(make_plan(header(Collective::bcast, 4, 1), s), "wrong-result", 3, -1, 0);
+}
+
+TEST(PlanVerify, ExscanRankZeroMustEndEmpty) {
+  Steps s = exscan_p3();
+  s[0].push_back(recv(1, {0}));
+  s[1].push_back(send(0, {0}));
+  fails(make_plan(header(Collective::exscan, 3, 1), s), "wrong-result", 0, -1, 0);
+}
+
+// Builders are checked like files: ranges, lists, ⊕ where there is none.
+TEST(PlanVerify, BadStepsAndHeaders) {
+  const Header bcast = header(Collective::bcast, 4, 1);
+  Steps s = binomial_bcast_p4();
+  s[3][0].recv_from = 7;
+  fails(make_plan(bcast, s), "peer-range", 3, 0, -1);
+  s = binomial_bcast_p4();
+  s[2][1].send_to = 2;
+  fails(make_plan(bcast, s), "peer-range", 2, 1, -1);
+  s = binomial_bcast_p4();
+  s[2][1].send_blocks = {5};
+  fails(make_plan(bcast, s), "block-range", 2, 1, 5);
+  s = binomial_bcast_p4();
+  s[2][1].send_blocks = {};
+  fails(make_plan(bcast, s), "block-list", 2, 1, -1);
+  s = binomial_bcast_p4();
+  s[3][0].combine = Combine::left;
+  fails(make_plan(bcast, s), "no-reduction", 3, 0, -1);
+  s = binomial_bcast_p4();
+  s[1].push_back(Step{});
+  fails(make_plan(bcast, s), "empty-step", 1, 1, -1);
+  fails(make_plan(header(Collective::allgatherv, 3, 4), allgatherv_ring_p3()), "header", -1, -1, -1);
+  fails(make_plan(header(Collective::bcast, 4, 1, 4), binomial_bcast_p4()), "header", -1, -1, -1);
+}
+
+// Refused from the header alone: no steps are asked for.
+TEST(PlanVerify, TooLargePlansAreRefused) {
+  auto no_steps = [](int64_t) -> std::vector<Step> { throw std::logic_error("steps asked for"); };
+  EXPECT_THROW(check_plan({header(Collective::bcast, int64_t{1} << 20, 1 << 10), no_steps}), std::length_error);
+  EXPECT_THROW(check_plan({header(Collective::bcast, kMaxPlanRanks + 1, 1), no_steps}), std::length_error);
+}
+
+// --- the text format ---
+
+TEST(PlanVerify, TextFormatRoundTrips) {
+  Header h = header(Collective::reduce_scatter, 2, 4);
+  h.commutative = true;
+  Steps s = {{sendrecv(send(1, {2, 3, 0}, Value::acc_op_input), recv(1, {0, 1}, Combine::right))},
+             {send(0, {0}, Value::input), recv(0, {2, 3}, Combine::left)}};
+  std::ostringstream text;
+  plan::write_plan(text, make_plan(h, s));
+  std::istringstream in(text.str());
+  const Plan back = plan::read_plan(in);
+  EXPECT_EQ(back.header.collective, h.collective);
+  EXPECT_EQ(back.header.p, h.p);
+  EXPECT_EQ(back.header.blocks, h.blocks);
+  EXPECT_EQ(back.header.commutative, h.commutative);
+  std::ostringstream again;
+  plan::write_plan(again, back);
+  EXPECT_EQ(again.str(), text.str());
+  const std::vector<Step> rank0 = back.steps(0);
+  ASSERT_EQ(rank0.size(), 1u);
+  EXPECT_EQ(rank0[0].send_blocks, (std::vector<int64_t>{2, 3, 0}));
+  EXPECT_EQ(rank0[0].send_value, Value::acc_op_input);
+  EXPECT_EQ(rank0[0].combine, Combine::right);
+}
+
+// --- `collsim verify plan` ---
+
+std::string plan_text(const Header& h, const Steps& s) {
+  std::ostringstream text;
+  plan::write_plan(text, make_plan(h, s));
+  return text.str();
+}
+
+TEST(PlanVerifyCli, CorrectPlanExits0) {
+  const std::string path = test::write_temp("chain.plan", plan_text(header(Collective::bcast, 4, 2), chain_bcast_p4()));
+  const test::CliResult r = test::run_collsim("verify plan --file " + path, true);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("max 3 steps, max 0 ⊕ per rank, critical path 4 steps"), std::string::npos) << r.out;
+  const test::CliResult quiet = test::run_collsim("verify plan --quiet --file /dev/stdin < " + path, true);
+  EXPECT_EQ(quiet.status, 0);
+  EXPECT_EQ(quiet.out, "");
+}
+
+TEST(PlanVerifyCli, BrokenPlanExits1WithOneLine) {
+  Steps s = binomial_bcast_p4();
+  s[3][0].recv_from = 1;
+  const std::string path = test::write_temp("mismatch.plan", plan_text(header(Collective::bcast, 4, 1), s));
+  const test::CliResult r = test::run_collsim("verify plan --file " + path, true);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  EXPECT_EQ(r.out.rfind("FAIL p=4 rank=3 k=0 block=0: peer-mismatch:", 0), 0u) << r.out;
+}
+
+TEST(PlanVerifyCli, MalformedPlansExit2WithOneLine) {
+  const std::string head = "collsim-plan 1\ncollective bcast\np 2\nblocks 1\n";
+  const std::pair<const char*, std::string> cases[] = {
+      {"unknown word 'bogus'", head + "bogus 3\nrank 0\nstep send 1 blocks 0\n"},
+      {"unexpected word 'sned' in a step", head + "rank 0\nstep sned 1 blocks 0\n"},
+      {"the header lacks 'blocks'", "collsim-plan 1\ncollective bcast\np 2\nrank 0\n"},
+      {"peer 2 is out of range", head + "rank 0\nstep send 2 blocks 0\n"},
+      {"a step before any 'rank' line", head + "step send 1 blocks 0\n"},
+      {"block 'x' is not an integer", head + "rank 0\nstep send 1 blocks 0,x\n"},
+  };
+  for (const auto& [why, text] : cases) {
+    const std::string path = test::write_temp("malformed.plan", text);
+    const test::CliResult r = test::run_collsim("verify plan --file " + path, true);
+    EXPECT_EQ(r.status, 2) << text;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+    EXPECT_NE(r.out.find(why), std::string::npos) << r.out;
+  }
+  EXPECT_EQ(test::run_collsim("verify plan --file /nonexistent/x.plan").status, 2);
+}
+
+}  // namespace
+}  // namespace collsim

@@ -1,0 +1,457 @@
+#include "plan_check.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+#include "interval.hpp"
+
+namespace collsim {
+
+using plan::Combine;
+using plan::Header;
+using plan::Plan;
+using plan::Step;
+using plan::Value;
+
+namespace {
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+// A broken rule, thrown from inside the execution to check_plan.
+struct Broken {
+  Counterexample at;
+};
+
+[[noreturn]] void broken(const Header& h, int64_t rank, int64_t step, int64_t block, const char* rule,
+                         std::string detail) {
+  throw Broken{Counterexample{h.p, rank, static_cast<int>(step), rule, std::move(detail), block}};
+}
+
+// A set of ranks as sorted, disjoint, non-adjacent runs; at most one run
+// without commutativity.
+using Runs = std::vector<Interval>;
+
+std::string str(const Runs& v) {
+  if (v.size() == 1) return str(v[0]);
+  std::string text;
+  for (const Interval& run : v) text += (text.empty() ? "" : " ") + str(run);
+  return v.empty() ? "nothing" : "{" + text + "}";
+}
+
+bool overlap(const Runs& a, const Runs& b) {
+  for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    if (a[i].hi < b[j].lo) ++i;
+    else if (b[j].hi < a[i].lo) ++j;
+    else return true;
+  }
+  return false;
+}
+
+// The union of two disjoint sets, adjacent runs merged.
+Runs merged(const Runs& a, const Runs& b) {
+  Runs all(a.begin(), a.end());
+  all.insert(all.end(), b.begin(), b.end());
+  std::sort(all.begin(), all.end(), [](Interval x, Interval y) { return x.lo < y.lo; });
+  Runs out;
+  for (const Interval& run : all) {
+    if (!out.empty() && out.back().hi + 1 == run.lo) out.back().hi = run.hi;
+    else out.push_back(run);
+  }
+  return out;
+}
+
+// Every rank's acc per block: one run inline (16 bytes); a set of several
+// runs (commutative plans only) lives in `spilled_`, marked by lo < 0.
+class ValueTable {
+ public:
+  explicit ValueTable(int64_t entries) : runs_(entries) {}
+
+  Runs get(int64_t i) const {
+    const Interval one = runs_[i];
+    if (one.lo >= 0) return one.empty() ? Runs{} : Runs{one};
+    return spilled_.at(i);
+  }
+
+  void set(int64_t i, const Runs& v) {
+    if (runs_[i].lo < 0) spilled_.erase(i);
+    if (v.size() <= 1) {
+      runs_[i] = v.empty() ? Interval{} : v[0];
+      return;
+    }
+    runs_[i] = Interval{-1, -1};
+    spilled_[i] = v;
+  }
+
+ private:
+  std::vector<Interval> runs_;
+  std::unordered_map<int64_t, Runs> spilled_;
+};
+
+// A block list inside StepTable.
+struct BlockList {
+  const int64_t *first, *last;
+  const int64_t* begin() const { return first; }
+  const int64_t* end() const { return last; }
+  int64_t size() const { return last - first; }
+};
+
+// "0,1,2" (the first 8, then "...").
+std::string str(BlockList list) {
+  std::string text;
+  for (int64_t i = 0; i < std::min<int64_t>(list.size(), 8); ++i) text += (i ? "," : "") + str(list.begin()[i]);
+  return list.size() > 8 ? text + ",..." : text;
+}
+
+// One step, its block lists as ranges of StepTable's pool.
+struct FlatStep {
+  int64_t send_to, recv_from;
+  int64_t send_begin, recv_begin, recv_end;
+  Value value;
+  Combine combine;
+};
+
+// All ranks' steps, validated, in flat arrays: rank r's steps are
+// steps_[first_[r] .. first_[r + 1]).
+class StepTable {
+ public:
+  explicit StepTable(const Plan& plan) : h_(plan.header) {
+    first_.reserve(h_.p + 1);
+    for (int64_t r = 0; r < h_.p; ++r) {
+      first_.push_back(static_cast<int64_t>(steps_.size()));
+      const std::vector<Step> steps = plan.steps(r);
+      for (size_t k = 0; k < steps.size(); ++k) add(r, static_cast<int64_t>(k), steps[k]);
+    }
+    first_.push_back(static_cast<int64_t>(steps_.size()));
+  }
+
+  int64_t count(int64_t r) const { return first_[r + 1] - first_[r]; }
+  const FlatStep& step(int64_t r, int64_t k) const { return steps_[first_[r] + k]; }
+  BlockList sent(const FlatStep& s) const { return {&blocks_[s.send_begin], &blocks_[s.recv_begin]}; }
+  BlockList received(const FlatStep& s) const { return {&blocks_[s.recv_begin], &blocks_[s.recv_end]}; }
+
+ private:
+  void add(int64_t r, int64_t k, const Step& s) {
+    if (s.send_to == -1 && s.recv_from == -1) broken(h_, r, k, -1, "empty-step", "the step neither sends nor receives");
+    FlatStep flat{s.send_to, s.recv_from, 0, 0, 0, s.send_value, s.combine};
+    flat.send_begin = append(r, k, s.send_to, s.send_blocks, "send");
+    flat.recv_begin = append(r, k, s.recv_from, s.recv_blocks, "receive");
+    flat.recv_end = static_cast<int64_t>(blocks_.size());
+    const bool reduce_send = s.send_to >= 0 && s.send_value == Value::acc_op_input;
+    const bool reduce_recv = s.recv_from >= 0 && s.combine != Combine::store;
+    if (!reduces(h_.collective) && (reduce_send || reduce_recv))
+      broken(h_, r, k, -1, "no-reduction",
+             std::string(collective_name(h_.collective)) + " has no ⊕, but the step " +
+                 (reduce_send ? "sends acc+input" : std::string("combines ") + plan::combine_name(s.combine)));
+    steps_.push_back(flat);
+    if (static_cast<int64_t>(steps_.size() + blocks_.size()) > kMaxPlanStepEntries)
+      throw std::length_error("plan too large to check: more than " + str(kMaxPlanStepEntries) +
+                              " steps and listed blocks");
+  }
+
+  // Checks one half (peer and blocks) and appends its blocks; their start.
+  int64_t append(int64_t r, int64_t k, int64_t peer, const std::vector<int64_t>& blocks, const char* half) {
+    if (peer < -1 || peer >= h_.p || peer == r)
+      broken(h_, r, k, -1, "peer-range", std::string(half) + " peer " + str(peer) + " is not another rank of p = " + str(h_.p));
+    if ((peer == -1) != blocks.empty())
+      broken(h_, r, k, -1, "block-list", std::string(half) + (peer == -1 ? " blocks without a peer" : " without blocks"));
+    const int64_t begin = static_cast<int64_t>(blocks_.size());
+    for (int64_t b : blocks) {
+      if (b < 0 || b >= h_.blocks)
+        broken(h_, r, k, b, "block-range", std::string(half) + " block " + str(b) + " is not in 0.." + str(h_.blocks - 1));
+      blocks_.push_back(b);
+    }
+    std::vector<int64_t> sorted(blocks);
+    std::sort(sorted.begin(), sorted.end());
+    const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
+    if (twice != sorted.end()) broken(h_, r, k, *twice, "block-list", std::string(half) + " lists the block twice");
+    return begin;
+  }
+
+  const Header& h_;
+  std::vector<int64_t> first_;
+  std::vector<FlatStep> steps_;
+  std::vector<int64_t> blocks_;
+};
+
+void check_header(const Header& h) {
+  auto bad = [&h](const std::string& why) { broken(h, -1, -1, -1, "header", why); };
+  if (h.p < 1) bad("p = " + str(h.p) + " < 1");
+  if (h.blocks < 1) bad("blocks = " + str(h.blocks) + " < 1");
+  const bool rooted = h.collective == Collective::bcast || h.collective == Collective::reduce;
+  if (h.root < 0 || h.root >= h.p || (!rooted && h.root != 0))
+    bad("root " + str(h.root) + (rooted ? " is not a rank" : " must be 0: the collective has no root"));
+  const bool per_segment = h.collective == Collective::allgatherv || h.collective == Collective::reduce_scatter;
+  if (per_segment && h.blocks % h.p != 0)
+    bad("blocks = " + str(h.blocks) + " is not a multiple of p");
+  if (h.p > kMaxPlanRanks || h.blocks > kMaxPlanValues / h.p)
+    throw std::length_error("plan too large to check: p = " + str(h.p) + ", blocks = " + str(h.blocks) +
+                            " (at most p <= " + str(kMaxPlanRanks) + " and p·blocks <= " + str(kMaxPlanValues) + ")");
+}
+
+// The progress loop over a validated StepTable, and the values it moves.
+class Execution {
+ public:
+  Execution(const Header& h, const StepTable& table)
+      : h_(h), table_(table), acc_(h.p * h.blocks), stats_(h.p), start_(h.p), halves_(h.p), inbox_(h.p) {
+    for (int64_t r = 0; r < h.p; ++r)
+      for (int64_t b = 0; b < h.blocks; ++b) acc_.set(entry(r, b), initial(r, b));
+  }
+
+  void run() {
+    for (int64_t r = 0; r < h_.p; ++r) enter(r);
+    for (int64_t r = 0; r < h_.p; ++r) try_match(r);
+    while (!worklist_.empty()) {
+      const int64_t r = worklist_.back();
+      worklist_.pop_back();
+      complete(r);
+    }
+    for (int64_t r = 0; r < h_.p; ++r)
+      if (!done(r)) diagnose_stall();
+  }
+
+  void check_results() const {
+    for (int64_t r = 0; r < h_.p; ++r)
+      for (int64_t b = 0; b < h_.blocks; ++b) {
+        const std::optional<Interval> want = result(r, b);
+        const Runs got = acc_.get(entry(r, b));
+        if (want && !(want->empty() ? got.empty() : got.size() == 1 && got[0] == *want))
+          broken(h_, r, -1, b, "wrong-result", "ends with " + str(got) + ", not " + str(*want));
+      }
+  }
+
+  PlanReport report() && {
+    PlanReport rep;
+    for (const PlanRankStats& s : stats_) {
+      rep.max_steps = std::max(rep.max_steps, s.steps);
+      rep.max_ops = std::max(rep.max_ops, s.ops);
+      rep.critical_path = std::max(rep.critical_path, s.depth);
+    }
+    rep.ranks = std::move(stats_);
+    return rep;
+  }
+
+ private:
+  // Which halves of a rank's current step have been delivered.
+  enum : uint8_t { kSent = 1, kReceived = 2, kBoth = 3 };
+
+  int64_t entry(int64_t r, int64_t b) const { return r * h_.blocks + b; }
+  // stats_[r].steps counts completed steps: it is the rank's program counter.
+  int64_t pc(int64_t r) const { return stats_[r].steps; }
+  bool done(int64_t r) const { return pc(r) == table_.count(r); }
+  const FlatStep& current(int64_t r) const { return table_.step(r, pc(r)); }
+
+  Runs input(int64_t r, int64_t b) const {
+    if (reduces(h_.collective) || plan::block_owner(h_, b) == r) return Runs{Interval{r, r}};
+    return {};
+  }
+  Runs initial(int64_t r, int64_t b) const { return h_.collective == Collective::exscan ? Runs{} : input(r, b); }
+
+  // What rank r must end with in block b; none where anything will do.
+  std::optional<Interval> result(int64_t r, int64_t b) const {
+    const Interval all{0, h_.p - 1};
+    switch (h_.collective) {
+      case Collective::bcast:
+      case Collective::allgatherv: return Interval{plan::block_owner(h_, b), plan::block_owner(h_, b)};
+      case Collective::reduce: return r == h_.root ? std::optional<Interval>(all) : std::nullopt;
+      case Collective::allreduce: return all;
+      case Collective::reduce_scatter: return plan::block_owner(h_, b) == r ? std::optional<Interval>(all) : std::nullopt;
+      case Collective::scan: return Interval{0, r};
+      case Collective::exscan: return Interval{0, r - 1};
+    }
+    return std::nullopt;
+  }
+
+  // Sets up rank r's current step: the halves it lacks count as delivered.
+  void enter(int64_t r) {
+    if (done(r)) return;
+    const FlatStep& s = current(r);
+    halves_[r] = (s.send_to < 0 ? kSent : 0) | (s.recv_from < 0 ? kReceived : 0);
+    start_[r] = stats_[r].depth;
+  }
+
+  // Delivers whatever of r's current step meets its partners' current steps.
+  void try_match(int64_t r) {
+    if (done(r)) return;
+    const FlatStep& s = current(r);
+    if (!(halves_[r] & kSent) && waits_for(s.send_to, r, &FlatStep::recv_from, kReceived)) deliver(r, s.send_to);
+    if (!(halves_[r] & kReceived) && waits_for(s.recv_from, r, &FlatStep::send_to, kSent)) deliver(s.recv_from, r);
+  }
+
+  // Does `peer`'s current step have an undelivered `half` with `r`?
+  bool waits_for(int64_t peer, int64_t r, int64_t FlatStep::*partner, uint8_t half) const {
+    return !done(peer) && current(peer).*partner == r && !(halves_[peer] & half);
+  }
+
+  // Rank `from`'s current send meets rank `to`'s current receive.
+  void deliver(int64_t from, int64_t to) {
+    const FlatStep& s = current(from);
+    const BlockList sent = table_.sent(s), expected = table_.received(current(to));
+    const auto [mine, theirs] = std::mismatch(sent.begin(), sent.end(), expected.begin(), expected.end());
+    if (mine != sent.end() || theirs != expected.end())
+      broken(h_, from, pc(from), mine != sent.end() ? *mine : *theirs, "block-mismatch",
+             "sends blocks " + str(sent) + " to " + str(to) + ", whose step " + str(pc(to)) + " receives " +
+                 str(expected));
+    std::vector<Runs>& box = inbox_[to];
+    box.clear();
+    for (int64_t b : sent) box.push_back(sent_value(from, s, b));
+    start_[from] = std::max(start_[from], stats_[to].depth);
+    start_[to] = std::max(start_[to], stats_[from].depth);
+    mark(from, kSent);
+    mark(to, kReceived);
+  }
+
+  void mark(int64_t r, uint8_t half) {
+    halves_[r] |= half;
+    if (halves_[r] == kBoth) worklist_.push_back(r);
+  }
+
+  Runs sent_value(int64_t r, const FlatStep& s, int64_t b) {
+    Runs v = s.value == Value::input ? input(r, b) : acc_.get(entry(r, b));
+    if (s.value == Value::acc_op_input) v = join(v, input(r, b), r, b, "acc ⊕ input", -1);
+    if (v.empty())
+      broken(h_, r, pc(r), b, "not-held", "sends " + std::string(plan::value_name(s.value)) + " of block " + str(b) +
+                                              " to " + str(s.send_to) + " but holds nothing there");
+    return v;
+  }
+
+  // left ⊕ right at rank r (`what`, with data from `peer` or -1): every
+  // contribution once and, without commutativity, left ending where right
+  // begins. Counts the ⊕.
+  Runs join(const Runs& left, const Runs& right, int64_t r, int64_t b, const char* what, int64_t peer) {
+    if (left.empty()) return right;
+    if (right.empty()) return left;
+    auto fail = [&](const char* rule) {
+      broken(h_, r, pc(r), b, rule,
+             std::string(what) + (peer >= 0 ? " (from " + str(peer) + ")" : "") + " joins " + str(left) + " and " +
+                 str(right));
+    };
+    if (overlap(left, right)) fail("double-contribution");
+    ++stats_[r].ops;
+    if (h_.commutative) return merged(left, right);
+    if (right[0].hi + 1 == left[0].lo) fail("order");
+    if (left[0].hi + 1 != right[0].lo) fail("non-adjacent-join");
+    return Runs{Interval{left[0].lo, right[0].hi}};
+  }
+
+  // Applies rank r's completed step: received blocks, counters, next step.
+  void complete(int64_t r) {
+    const FlatStep& s = current(r);
+    if (s.recv_from >= 0) receive(r, s);
+    stats_[r].depth = start_[r] + 1;
+    ++stats_[r].steps;
+    enter(r);
+    try_match(r);
+  }
+
+  // Applies the delivered values to acc, then frees them (only steps in
+  // flight keep values in inboxes).
+  void receive(int64_t r, const FlatStep& s) {
+    const std::vector<Runs> box = std::move(inbox_[r]);
+    inbox_[r] = {};
+    const BlockList blocks = table_.received(s);
+    for (int64_t i = 0; i < blocks.size(); ++i) {
+      const int64_t b = blocks.begin()[i];
+      const Runs acc = acc_.get(entry(r, b));
+      const Runs& got = box[i];
+      switch (s.combine) {
+        case Combine::store: acc_.set(entry(r, b), got); break;
+        case Combine::left: acc_.set(entry(r, b), join(got, acc, r, b, "received ⊕ acc", s.recv_from)); break;
+        case Combine::right: acc_.set(entry(r, b), join(acc, got, r, b, "acc ⊕ received", s.recv_from)); break;
+      }
+    }
+  }
+
+  // No rank can move and some are not done: names the first half that can
+  // never be delivered, or else the cycle of waiting ranks.
+  [[noreturn]] void diagnose_stall() const;
+  [[noreturn]] void report_cycle() const;
+
+  const Header& h_;
+  const StepTable& table_;
+  ValueTable acc_;
+  std::vector<PlanRankStats> stats_;
+  std::vector<int64_t> start_;        // the current step's depth - 1, so far
+  std::vector<uint8_t> halves_;       // kSent | kReceived of the current step
+  std::vector<std::vector<Runs>> inbox_;  // values delivered to the current step
+  std::vector<int64_t> worklist_;     // ranks whose current step is complete
+};
+
+void Execution::diagnose_stall() const {
+  // Undelivered sends minus undelivered receives per (from, to): where it is
+  // not 0, some half has no partner left.
+  std::unordered_map<int64_t, int64_t> owed;
+  std::unordered_map<int64_t, int64_t> unanswered_sender;  // to -> a from with owed > 0
+  auto key = [this](int64_t from, int64_t to) { return from * h_.p + to; };
+  auto undelivered = [this](int64_t r, int64_t k, uint8_t half) { return k > pc(r) || !(halves_[r] & half); };
+  auto each_open_half = [&](auto&& visit) {
+    for (int64_t r = 0; r < h_.p; ++r)
+      for (int64_t k = pc(r); k < table_.count(r); ++k) {
+        const FlatStep& s = table_.step(r, k);
+        if (s.recv_from >= 0 && undelivered(r, k, kReceived)) visit(r, k, s, false);
+        if (s.send_to >= 0 && undelivered(r, k, kSent)) visit(r, k, s, true);
+      }
+  };
+  each_open_half([&](int64_t r, int64_t, const FlatStep& s, bool send) {
+    owed[send ? key(r, s.send_to) : key(s.recv_from, r)] += send ? 1 : -1;
+  });
+  for (const auto& [pair, n] : owed)
+    if (n > 0) unanswered_sender[pair % h_.p] = pair / h_.p;
+  each_open_half([&](int64_t r, int64_t k, const FlatStep& s, bool send) {
+    if (send || owed.at(key(s.recv_from, r)) >= 0) return;
+    const auto other = unanswered_sender.find(r);
+    const int64_t block = *table_.received(s).begin();
+    if (other == unanswered_sender.end())
+      broken(h_, r, k, block, "unmatched-recv", "receives from " + str(s.recv_from) + ", which sends nothing more here");
+    broken(h_, r, k, block, "peer-mismatch", "receives from " + str(s.recv_from) + ", which sends nothing more here, while " +
+                                              str(other->second) + " sends here unanswered");
+  });
+  each_open_half([&](int64_t r, int64_t k, const FlatStep& s, bool send) {
+    if (send && owed.at(key(r, s.send_to)) > 0)
+      broken(h_, r, k, *table_.sent(s).begin(), "unmatched-send", "sends to " + str(s.send_to) + ", which receives nothing more from here");
+  });
+  report_cycle();
+}
+
+void Execution::report_cycle() const {
+  // Every stuck rank waits on a partner that is stuck before the matching
+  // step, so following the waits from any stuck rank closes a cycle.
+  auto waits_on = [this](int64_t r) {
+    const FlatStep& s = current(r);
+    return (halves_[r] & kSent) ? s.recv_from : s.send_to;
+  };
+  int64_t r = 0;
+  while (done(r)) ++r;
+  std::vector<bool> seen(h_.p);
+  for (; !seen[r]; r = waits_on(r)) seen[r] = true;
+  std::string cycle;
+  int64_t length = 0;
+  const int64_t first = r;
+  do {
+    if (++length <= 8)
+      cycle += (cycle.empty() ? "" : ", ") + str(r) + " (step " + str(pc(r)) + ") waits on " + str(waits_on(r));
+    r = waits_on(r);
+  } while (r != first);
+  broken(h_, first, pc(first), -1, "deadlock",
+         "a cycle of " + str(length) + " waiting ranks: " + cycle + (length > 8 ? ", ..." : ""));
+}
+
+}  // namespace
+
+PlanReport check_plan(const Plan& plan) {
+  try {
+    check_header(plan.header);
+    const StepTable table(plan);
+    Execution run(plan.header, table);
+    run.run();
+    run.check_results();
+    return std::move(run).report();
+  } catch (const Broken& b) {
+    PlanReport rep;
+    rep.failure = b.at;
+    return rep;
+  }
+}
+
+}  // namespace collsim
