@@ -1,12 +1,16 @@
 // `collsim verify plan --file F`: reads a plan file (schedules/plan.hpp) and
-// checks it symbolically (plan_check.hpp). Exit status: 0 correct, 1 a broken
-// rule (one line), 2 malformed file or bad input (one line).
+// checks it symbolically (plan_check.hpp); `--collective C --algo NAME|all
+// --p A:B` checks the plans of our algorithms (schedules/plan_builders.hpp)
+// for every p of the range. Exit status: 0 correct, 1 a broken rule (one
+// line), 2 malformed file or bad input (one line).
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <optional>
 #include <stdexcept>
 
 #include "args.hpp"
+#include "plan_builders.hpp"
 #include "plan_check.hpp"
 #include "verify_kinds.hpp"
 
@@ -36,20 +40,84 @@ void print_summary(const std::string& path, const plan::Header& h, const PlanRep
               (long long)rep.critical_path);
 }
 
+// The block counts checked for algorithm a at p: the list given for
+// pipelined algorithms, 1 for whole-vector ones, p where the cut is per rank.
+std::vector<int64_t> block_counts(const plan::PlanAlgorithm& a, int64_t p, const std::vector<int64_t>& pipelined) {
+  if (a.cut == plan::Cut::pipelined) return pipelined;
+  return {a.cut == plan::Cut::per_rank ? p : 1};
+}
+
+// The largest counts over one algorithm's plans.
+struct Worst {
+  int64_t plans = 0, steps = 0, ops = 0, critical_path = 0;
+};
+
+// Checks every plan of `names` for p in `range`; the first failure is one
+// FAIL line naming the algorithm, p, blocks and root, then exit 1.
+int verify_builders(Collective c, const std::vector<std::string>& names, cli::Range range,
+                    const std::vector<int64_t>& pipelined, int64_t root, bool quiet) {
+  cli::Progress progress("verify plan");
+  for (const std::string& name : names) {
+    const plan::PlanAlgorithm& a = plan::find_plan_algorithm(c, name);
+    Worst worst;
+    for (int64_t p = range.lo; p <= range.hi; ++p) {
+      progress.update(double(p - range.lo) / double(range.hi - range.lo + 1), name + " p = " + std::to_string(p));
+      const int64_t r = c == Collective::bcast || c == Collective::reduce ? std::min(root, p - 1) : 0;
+      for (int64_t blocks : block_counts(a, p, pipelined)) {
+        const PlanReport rep = check_plan(plan::build_plan(c, name, p, r, blocks));
+        if (rep.failure) {
+          std::printf("FAIL %s %s blocks=%lld root=%lld: %s\n", collective_name(c), name.c_str(), (long long)blocks,
+                      (long long)r, describe(*rep.failure).c_str());
+          return 1;
+        }
+        worst = {worst.plans + 1, std::max(worst.steps, rep.max_steps), std::max(worst.ops, rep.max_ops),
+                 std::max(worst.critical_path, rep.critical_path)};
+      }
+    }
+    if (!quiet)
+      std::printf("OK %s %s p=%lld:%lld: %lld plans; max %lld steps, max %lld ⊕ per rank, critical path %lld steps\n",
+                  collective_name(c), name.c_str(), (long long)range.lo, (long long)range.hi, (long long)worst.plans,
+                  (long long)worst.steps, (long long)worst.ops, (long long)worst.critical_path);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int verify_plan(int argc, char** argv) {
   cli::po::options_description opts("verify plan options");
   opts.add_options()("file", value<std::string>(), "plan file (collsim-plan 1 text format); /dev/stdin reads the input")(
-      "quiet", "print nothing when the plan is correct");
+      "collective", value<std::string>(), "with --algo: bcast, reduce, allreduce, scan, exscan, ...")(
+      "algo", value<std::string>(), "instead of --file: an algorithm of ours with a plan, or all")(
+      "p", value<std::string>(), "with --algo: p range A:B (or one p)")(
+      "blocks", value<std::string>()->default_value("1,2,7"), "with --algo: block counts of pipelined algorithms")(
+      "root", value<std::string>()->default_value("0"), "with --algo: root of bcast and reduce (min(root, p-1))")(
+      "quiet", "print nothing when the plans are correct");
   cli::po::variables_map vm;
   if (!cli::parse_options(argc, argv, opts, vm,
                           "usage: collsim verify plan --file F [--quiet]\n"
+                          "       collsim verify plan --collective C --algo NAME|all --p A:B [--blocks LIST] [--root R]\n"
                           "Executes the plan symbolically: every send meets its receive, no deadlock, nothing sent\n"
                           "that is not held, ⊕ joins adjacent intervals (unless commutative), every rank ends with its\n"
                           "result. Exit 0: correct; 1: a broken rule (rank, step, block, rule); 2: malformed plan."))
     return 0;
-  if (!vm.count("file")) throw cli::UsageError("give --file F");
+  if (vm.count("file") == vm.count("algo")) throw cli::UsageError("give --file F or --algo NAME|all (one of them)");
+  if (vm.count("algo")) {
+    if (!vm.count("collective") || !vm.count("p")) throw cli::UsageError("--algo needs --collective and --p");
+    Collective c;
+    std::vector<std::string> names;
+    try {
+      c = parse_collective(vm["collective"].as<std::string>());
+      const std::string algo = vm["algo"].as<std::string>();
+      names = algo == "all" ? plan::plan_algorithms(c) : std::vector<std::string>{plan::find_plan_algorithm(c, algo).name};
+    } catch (const std::invalid_argument& e) {
+      throw cli::UsageError(e.what());
+    }
+    const cli::Range range = cli::parse_range(vm["p"].as<std::string>(), "--p", 1, kMaxPlanRanks);
+    const auto pipelined = cli::parse_list(vm["blocks"].as<std::string>(), "--blocks", 1, int64_t{1} << 20);
+    const int64_t root = cli::parse_int(vm["root"].as<std::string>(), "--root", 0, range.hi - 1);
+    return verify_builders(c, names, range, pipelined, root, vm.count("quiet") > 0);
+  }
   const std::string path = vm["file"].as<std::string>();
   const std::optional<plan::Plan> plan = read_plan_file(path);
   if (!plan) return 2;
