@@ -343,6 +343,46 @@ TEST(PlanFiles, EveryBuiltPlanTakesItsAlgorithmsTime) {
   EXPECT_GE(checked, 2u * 14) << "every builder, two p each";
 }
 
+// The harness's result check catches a wrong bcast, allgatherv and
+// reduce_scatter (issue 19): plans that run to the end without deadlock but
+// leave a rank with the wrong data give correct = 0 and exit 1, while the
+// same plans with the mistake mended pass.
+TEST(PlanFiles, WrongResultsAreCaughtByTheHarness) {
+  struct Case {
+    const char* collective;
+    const char* layout;
+    std::string good, bad;
+  };
+  const std::string bcast = kPlanHeader + "collective bcast\np 3\nroot 0\nblocks 2\n"
+                                          "rank 0\nstep send 1 blocks 0,1\nstep send 2 blocks 0\nstep send 2 blocks 1\n"
+                                          "rank 1\nstep recv 0 blocks 0,1\n"
+                                          "rank 2\nstep recv 0 blocks 0\nstep recv 0 blocks 1\n";
+  std::string bcast_bad = bcast;  // rank 2 gets block 0 twice, never block 1
+  bcast_bad.replace(bcast_bad.rfind("send 2 blocks 1"), 15, "send 2 blocks 0");
+  bcast_bad.replace(bcast_bad.rfind("recv 0 blocks 1"), 15, "recv 0 blocks 0");
+  std::string ring_bad = kRing3;  // rank 2 forwards its own block instead of rank 1's
+  ring_bad.replace(ring_bad.rfind("step send 0 blocks 1 recv 1 blocks 0"), 36, "step send 0 blocks 2 recv 1 blocks 0");
+  ring_bad.replace(ring_bad.find("step send 1 blocks 2 recv 2 blocks 1"), 36, "step send 1 blocks 2 recv 2 blocks 2");
+  const std::string scatter = kPlanHeader + "collective reduce_scatter\np 2\nblocks 2\n"
+                                            "rank 0\nstep send 1 blocks 1 recv 1 blocks 0 combine right\n"
+                                            "rank 1\nstep send 0 blocks 0 recv 0 blocks 1 combine left\n";
+  std::string scatter_bad = scatter;  // rank 1 stores rank 0's part instead of combining
+  scatter_bad.replace(scatter_bad.rfind("combine left"), 12, "combine store");
+  for (const Case& c : {Case{"bcast", "even", bcast, bcast_bad}, Case{"allgatherv", "ramp", kRing3, ring_bad},
+                        Case{"reduce_scatter", "even", scatter, scatter_bad}}) {
+    const std::string p = c.collective == std::string("reduce_scatter") ? "2" : "3";
+    for (const auto& [plan, expect] : {std::pair{c.good, 0}, std::pair{c.bad, 1}}) {
+      const std::string file = test::write_temp(std::string("check-") + c.collective + ".plan", plan);
+      const auto r = run_collsim_argv({"run", "--collective", c.collective, "--layout", c.layout, "--op", "matmul",
+                                       "--plan", file, "--p", p, "--size", "640", "--format", "csv"});
+      EXPECT_EQ(r.status, expect) << c.collective << "\n" << plan << r.out;
+      const auto rows = rows_of(r.out);
+      ASSERT_EQ(rows.size(), 1u) << r.out;
+      EXPECT_EQ(rows[0].correct, expect == 0) << c.collective;
+    }
+  }
+}
+
 TEST(PlanFiles, BadPlanFilesGiveOneErrorLine) {
   const std::string misspelt = test::write_temp("misspelt.plan", kPlanHeader + "collective bcast\np 4\nblocks 1\nrank 0\nstep sned 1 blocks 0\n");
   const auto r = run_collsim_argv({"run", "--plan", misspelt, "--p", "4", "--size", "8"});
