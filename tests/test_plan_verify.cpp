@@ -13,6 +13,7 @@
 
 #include "plan.hpp"
 #include "plan_check.hpp"
+#include "plan_families.hpp"
 #include "run_cli.hpp"
 #include "scan_check.hpp"
 
@@ -26,21 +27,8 @@ using plan::Step;
 using plan::Value;
 using Steps = std::vector<std::vector<Step>>;  // per rank
 
-Step send(int64_t to, std::vector<int64_t> blocks, Value value = Value::acc) {
-  Step s;
-  s.send_to = to;
-  s.send_blocks = std::move(blocks);
-  s.send_value = value;
-  return s;
-}
-
-Step recv(int64_t from, std::vector<int64_t> blocks, Combine combine = Combine::store) {
-  Step s;
-  s.recv_from = from;
-  s.recv_blocks = std::move(blocks);
-  s.combine = combine;
-  return s;
-}
+using plan::recv_step;
+using plan::send_step;
 
 // Both halves in one step.
 Step sendrecv(Step out, const Step& in) {
@@ -65,30 +53,30 @@ Plan make_plan(const Header& h, Steps ranks) {
 }
 
 // Root 0 sends to 2, then 1; 2 sends to 3.
-Steps binomial_bcast_p4() { return {{send(2, {0}), send(1, {0})}, {recv(0, {0})}, {recv(0, {0}), send(3, {0})}, {recv(2, {0})}}; }
+Steps binomial_bcast_p4() { return {{send_step(2, {0}), send_step(1, {0})}, {recv_step(0, {0})}, {recv_step(0, {0}), send_step(3, {0})}, {recv_step(2, {0})}}; }
 
 // Two blocks pipelined along 0 -> 1 -> 2 -> 3.
 Steps chain_bcast_p4() {
   Steps s(4);
-  s[0] = {send(1, {0}), send(1, {1})};
+  s[0] = {send_step(1, {0}), send_step(1, {1})};
   for (int64_t r = 1; r <= 2; ++r)
-    s[r] = {recv(r - 1, {0}), sendrecv(send(r + 1, {0}), recv(r - 1, {1})), send(r + 1, {1})};
-  s[3] = {recv(2, {0}), recv(2, {1})};
+    s[r] = {recv_step(r - 1, {0}), sendrecv(send_step(r + 1, {0}), recv_step(r - 1, {1})), send_step(r + 1, {1})};
+  s[3] = {recv_step(2, {0}), recv_step(2, {1})};
   return s;
 }
 
 // [0, r-1] travels up the chain and is joined on the left of r's input; the
 // last rank stores [0, 3] at the root.
 Steps chain_reduce_p4(Combine combine = Combine::left) {
-  return {{send(1, {0}), recv(3, {0})},
-          {recv(0, {0}, combine), send(2, {0})},
-          {recv(1, {0}, combine), send(3, {0})},
-          {recv(2, {0}, combine), send(0, {0})}};
+  return {{send_step(1, {0}), recv_step(3, {0})},
+          {recv_step(0, {0}, combine), send_step(2, {0})},
+          {recv_step(1, {0}, combine), send_step(3, {0})},
+          {recv_step(2, {0}, combine), send_step(0, {0})}};
 }
 
 // Rank 1 forwards W ⊕ V = [0, 1] to rank 2.
 Steps exscan_p3() {
-  return {{send(1, {0}, Value::input)}, {recv(0, {0}), send(2, {0}, Value::acc_op_input)}, {recv(1, {0})}};
+  return {{send_step(1, {0}, Value::input)}, {recv_step(0, {0}), send_step(2, {0}, Value::acc_op_input)}, {recv_step(1, {0})}};
 }
 
 // Step k: rank r passes block r - k on to r + 1.
@@ -96,13 +84,13 @@ Steps allgatherv_ring_p3() {
   Steps s(3);
   for (int64_t r = 0; r < 3; ++r)
     for (int64_t k = 0; k < 2; ++k)
-      s[r].push_back(sendrecv(send((r + 1) % 3, {(r - k + 3) % 3}), recv((r + 2) % 3, {(r - k + 2) % 3})));
+      s[r].push_back(sendrecv(send_step((r + 1) % 3, {(r - k + 3) % 3}), recv_step((r + 2) % 3, {(r - k + 2) % 3})));
   return s;
 }
 
 // Each rank sends the other's block and joins it in rank order.
 Steps reduce_scatter_p2() {
-  return {{sendrecv(send(1, {1}), recv(1, {0}, Combine::right))}, {sendrecv(send(0, {0}), recv(0, {1}, Combine::left))}};
+  return {{sendrecv(send_step(1, {1}), recv_step(1, {0}, Combine::right))}, {sendrecv(send_step(0, {0}), recv_step(0, {1}, Combine::left))}};
 }
 
 // Rank r receives from r minus its lowest set bit and sends to r + 2^j,
@@ -112,9 +100,9 @@ Plan binomial_bcast(int64_t p) {
             std::vector<Step> steps;
             int64_t span = 1;
             while (span < p && !(r & span)) span <<= 1;
-            if (r) steps.push_back(recv(r - span, {0}));
+            if (r) steps.push_back(recv_step(r - span, {0}));
             for (span >>= 1; span >= 1; span >>= 1)
-              if (r + span < p) steps.push_back(send(r + span, {0}));
+              if (r + span < p) steps.push_back(send_step(r + span, {0}));
             return steps;
           }};
 }
@@ -193,11 +181,11 @@ Plan scan_plan(const ScanAlgorithm& a, int64_t p) {
               Step s;
               if (x.send_to >= 0) {
                 static const Value values[] = {Value::input, Value::acc, Value::acc_op_input};
-                s = send(x.send_to, {0}, values[static_cast<int>(x.send)]);
+                s = send_step(x.send_to, {0}, values[static_cast<int>(x.send)]);
               }
               if (x.recv_from >= 0) {
                 static const Combine combines[] = {Combine::store, Combine::store, Combine::left, Combine::right};
-                s = sendrecv(s, recv(x.recv_from, {0}, combines[static_cast<int>(x.combine)]));
+                s = sendrecv(s, recv_step(x.recv_from, {0}, combines[static_cast<int>(x.combine)]));
               }
               if (x.send_to >= 0 || x.recv_from >= 0) steps.push_back(s);
             }
@@ -232,7 +220,7 @@ TEST(PlanVerify, DroppedSendLeavesReceiveUnmatched) {
 
 TEST(PlanVerify, ExtraSendIsUnmatched) {
   Steps s = binomial_bcast_p4();
-  s[1].push_back(send(3, {0}));
+  s[1].push_back(send_step(3, {0}));
   fails(make_plan(header(Collective::bcast, 4, 1), s), "unmatched-send", 1, 1, 0);
 }
 
@@ -262,8 +250,8 @@ TEST(PlanVerify, SendBeforeReceiveIsNotHeld) {
 
 TEST(PlanVerify, BlockCombinedTwiceIsDoubleContribution) {
   Steps s = chain_reduce_p4();
-  s[0].insert(s[0].begin(), send(1, {0}));
-  s[1].insert(s[1].begin(), recv(0, {0}, Combine::left));  // [0] ⊕ [0, 1]
+  s[0].insert(s[0].begin(), send_step(1, {0}));
+  s[1].insert(s[1].begin(), recv_step(0, {0}, Combine::left));  // [0] ⊕ [0, 1]
   fails(make_plan(header(Collective::reduce, 4, 1), s), "double-contribution", 1, 1, 0);
 }
 
@@ -278,7 +266,7 @@ TEST(PlanVerify, GapIsNonAdjacentJoin) {
   // Rank 2 receives [0] and joins it with [2].
   Steps s = chain_reduce_p4();
   s[0][0].send_to = 2;
-  s[1] = {send(3, {0})};
+  s[1] = {send_step(3, {0})};
   s[2][0].recv_from = 0;
   fails(make_plan(header(Collective::reduce, 4, 1), s), "non-adjacent-join", 2, 0, 0);
 }
@@ -295,18 +283,18 @@ TEST(PlanVerify, CommutativeAllowsReorderedJoin) {
 TEST(PlanVerify, CommutativeSetsOfSeveralRuns) {
   Header h = header(Collective::allreduce, 4, 1);
   h.commutative = true;
-  Steps s = {{recv(2, {0}, Combine::right), recv(1, {0}, Combine::left), recv(3, {0}, Combine::right)},
-             {send(0, {0})},
-             {send(0, {0})},
-             {send(0, {0})}};
+  Steps s = {{recv_step(2, {0}, Combine::right), recv_step(1, {0}, Combine::left), recv_step(3, {0}, Combine::right)},
+             {send_step(0, {0})},
+             {send_step(0, {0})},
+             {send_step(0, {0})}};
   for (int64_t r = 1; r < 4; ++r) {
-    s[0].push_back(send(r, {0}));
-    s[r].push_back(recv(0, {0}));
+    s[0].push_back(send_step(r, {0}));
+    s[r].push_back(recv_step(0, {0}));
   }
   const PlanReport rep = passes(make_plan(h, s));
   EXPECT_EQ(rep.ranks[0].ops, 3);
   s[0][2].recv_from = 2;  // {0, 1, 2} ⊕ {2}
-  s[2].insert(s[2].begin() + 1, send(0, {0}));
+  s[2].insert(s[2].begin() + 1, send_step(0, {0}));
   fails(make_plan(h, s), "double-contribution", 0, 2, 0);
 }
 
@@ -319,8 +307,8 @@ TEST(PlanVerify, MissingMessageIsWrongResult) {
 
 TEST(PlanVerify, ExscanRankZeroMustEndEmpty) {
   Steps s = exscan_p3();
-  s[0].push_back(recv(1, {0}));
-  s[1].push_back(send(0, {0}));
+  s[0].push_back(recv_step(1, {0}));
+  s[1].push_back(send_step(0, {0}));
   fails(make_plan(header(Collective::exscan, 3, 1), s), "wrong-result", 0, -1, 0);
 }
 
@@ -361,8 +349,8 @@ TEST(PlanVerify, TooLargePlansAreRefused) {
 TEST(PlanVerify, TextFormatRoundTrips) {
   Header h = header(Collective::reduce_scatter, 2, 4);
   h.commutative = true;
-  Steps s = {{sendrecv(send(1, {2, 3, 0}, Value::acc_op_input), recv(1, {0, 1}, Combine::right))},
-             {send(0, {0}, Value::input), recv(0, {2, 3}, Combine::left)}};
+  Steps s = {{sendrecv(send_step(1, {2, 3, 0}, Value::acc_op_input), recv_step(1, {0, 1}, Combine::right))},
+             {send_step(0, {0}, Value::input), recv_step(0, {2, 3}, Combine::left)}};
   std::ostringstream text;
   plan::write_plan(text, make_plan(h, s));
   std::istringstream in(text.str());
