@@ -75,8 +75,8 @@ TEST(Protocol, MalformedArgumentsAreRefused) {
 }
 
 TEST(Protocol, RowsRoundTripThroughTheOneHeader) {
-  const Row ours{"allreduce", "ring", 64, 4096, 1, 123.456, 120.5, 0, 1, "matmul", "", true, 64, 1.25, 1.5, 33.5};
-  const Row builtin{"bcast", "smpi:ompi", 7, 0, 1, 0.5, std::nullopt, 3, 3, "", "", false, 7, {}, {}, {}};
+  const Row ours{"allreduce", "ring", 64, 4096, 1, 123.456, 120.5, 0, 1, "matmul", "", true, 64, 1.25, 1.5, 33.5, "smpi"};
+  const Row builtin{"bcast", "smpi:ompi", 7, 0, 1, 0.5, std::nullopt, 3, 3, "", "", false, 7, {}, {}, {}, "loggp"};
   for (const Row& r : {ours, builtin}) {
     const std::string line = csv_line(r);
     EXPECT_EQ(std::count(line.begin(), line.end(), ','),
@@ -87,9 +87,9 @@ TEST(Protocol, RowsRoundTripThroughTheOneHeader) {
     EXPECT_EQ(back.wall_s.has_value(), r.wall_s.has_value());
     EXPECT_EQ(back.correct, r.correct);
   }
-  EXPECT_THROW(parse_row("bcast,binomial,7,0,1,0.5,,0,1,,,1,7,,"), std::runtime_error) << "15 columns";
-  EXPECT_THROW(parse_row("bcast,binomial,7,0,1,0.5,,0,1,,,2,7,,,"), std::runtime_error) << "correct = 2";
-  EXPECT_THROW(parse_row("bcast,binomial,seven,0,1,0.5,,0,1,,,1,7,,,"), std::runtime_error);
+  EXPECT_THROW(parse_row("bcast,binomial,7,0,1,0.5,,0,1,,,1,7,,,"), std::runtime_error) << "16 columns";
+  EXPECT_THROW(parse_row("bcast,binomial,7,0,1,0.5,,0,1,,,2,7,,,,smpi"), std::runtime_error) << "correct = 2";
+  EXPECT_THROW(parse_row("bcast,binomial,seven,0,1,0.5,,0,1,,,1,7,,,,smpi"), std::runtime_error);
 }
 
 TEST(Driver, CollsimLinksNeitherSimGridNorMpi) {

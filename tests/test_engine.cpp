@@ -54,5 +54,28 @@ TEST(Engine, EveryBuiltPlanTakesSmpisTime) {
   EXPECT_GE(checked, 14u * 3 * 2);
 }
 
+// `collsim run --engine loggp` gives the smpi row's time and model with
+// engine = loggp and checked_ranks = 0; algorithms without a plan are refused.
+TEST(Engine, RunWithTheEngineGivesTheSmpiRow) {
+  const std::string run = std::string(COLLSIM_BIN) + " run --algo circulant --p 200 --size 1MiB --format csv";
+  auto last_row = [](const std::string& out) {
+    std::stringstream lines(out);
+    std::string line, last;
+    while (std::getline(lines, line)) last = line;
+    return parse_row(last);
+  };
+  const Row smpi = last_row(test::run_command(run).out), loggp = last_row(test::run_command(run + " --engine loggp").out);
+  EXPECT_EQ(smpi.engine, "smpi");
+  EXPECT_EQ(loggp.engine, "loggp");
+  EXPECT_EQ(loggp.blocks, smpi.blocks);
+  EXPECT_NEAR(loggp.time_us, smpi.time_us, 1e-3 * smpi.time_us);
+  EXPECT_EQ(loggp.model_us, smpi.model_us);
+  EXPECT_EQ(loggp.checked_ranks, 0);
+  const auto refused = test::run_command(std::string(COLLSIM_BIN) +
+                                         " run --collective allreduce --algo ring --p 8 --size 1KiB --engine loggp", true);
+  EXPECT_EQ(refused.status, 2) << refused.out;
+  EXPECT_NE(refused.out.find("no plan for allreduce algorithm 'ring'"), std::string::npos) << refused.out;
+}
+
 }  // namespace
 }  // namespace collsim::sim

@@ -138,17 +138,17 @@ std::string csv_line(const Row& r) {
          std::to_string(r.blocks) + "," + fixed(r.time_us, 3) + "," + optional_fixed(r.model_us, 3) + "," +
          std::to_string(r.root) + "," + std::to_string(r.reps) + "," + r.op + "," + r.layout + "," +
          (r.correct ? "1" : "0") + "," + std::to_string(r.checked_ranks) + "," + optional_fixed(r.wall_s, 2) + "," +
-         optional_fixed(r.cpu_s, 2) + "," + optional_fixed(r.mem_mib, 1);
+         optional_fixed(r.cpu_s, 2) + "," + optional_fixed(r.mem_mib, 1) + "," + r.engine;
 }
 
 Row parse_row(const std::string& line) {
   const std::vector<std::string> f = split(line);
-  if (f.size() != 16 || (f[11] != "0" && f[11] != "1"))
+  if (f.size() != 17 || (f[11] != "0" && f[11] != "1"))
     throw std::runtime_error("malformed result row: " + line);
   try {
     return Row{f[0], f[1], to_int(f[2]), to_int(f[3]), to_int(f[4]), to_double(f[5]), optional_double(f[6]),
                to_int(f[7]), static_cast<int>(to_int(f[8])), f[9], f[10], f[11] == "1", to_int(f[12]),
-               optional_double(f[13]), optional_double(f[14]), optional_double(f[15])};
+               optional_double(f[13]), optional_double(f[14]), optional_double(f[15]), f[16]};
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error("malformed result row (" + std::string(e.what()) + "): " + line);
   }

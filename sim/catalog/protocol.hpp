@@ -61,9 +61,13 @@ struct Row {
   // system; under load the wall time is longer) and peak proportional set
   // size of its process tree in MiB. Empty in the harness's own output.
   std::optional<double> wall_s, cpu_s, mem_mib;
+  // What produced the time: smpi (SimGrid), loggp (the plan engine,
+  // engine/loggp.hpp; it moves no data, so checked_ranks is 0) or openmpi
+  // (collsim-mpi on a real machine).
+  std::string engine;
 };
 inline constexpr const char* kCsvHeader =
-    "collective,algorithm,p,bytes,blocks,time_us,model_us,root,reps,op,layout,correct,checked_ranks,wall_s,cpu_s,mem_mib";
+    "collective,algorithm,p,bytes,blocks,time_us,model_us,root,reps,op,layout,correct,checked_ranks,wall_s,cpu_s,mem_mib,engine";
 std::string csv_line(const Row& r);
 // One line in kCsvHeader's columns; throws std::runtime_error when malformed.
 Row parse_row(const std::string& line);

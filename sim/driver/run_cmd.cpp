@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "commands.hpp"
+#include "engine_run.hpp"
 #include "sim_options.hpp"
 
 namespace collsim {
@@ -30,6 +31,18 @@ void print_rows(const std::vector<sim::Row>& rows, const std::string& format) {
   }
 }
 
+// The rows of `req` from the engine --engine names.
+std::vector<sim::Row> run_engine(const cli::po::variables_map& vm, const sim::SimRequest& req) {
+  const std::string engine = vm["engine"].as<std::string>();
+  cli::require_one_of(engine, "engine", {"smpi", "loggp"});
+  if (engine == "smpi") return sim::simulate(req);
+  try {
+    return sim::evaluate_plans(req);
+  } catch (const std::invalid_argument& e) {
+    throw cli::UsageError(std::string(e.what()) + " (--engine smpi runs every algorithm)");
+  }
+}
+
 // Prints the rows; exit status 1 when a result was wrong.
 int finish(const std::vector<sim::Row>& rows, const std::string& format) {
   print_rows(rows, format);
@@ -52,6 +65,9 @@ int run_command(int argc, char** argv) {
       "size", value<std::string>()->required(), "bytes, with units B, KiB, MiB, GiB; or a list a,b or a range A:B")(
       "blocks", value<std::string>(), "block count n of a pipelined algorithm (default: the block policy)")(
       "format", value<std::string>()->default_value("table"), "table or csv")(
+      "engine", value<std::string>()->default_value("smpi"),
+      "smpi (SimGrid's SMPI runs the MPI code) or loggp (the plan engine evaluates the algorithm's plan, "
+      "full-duplex alpha-beta rules: the same times as smpi, without SimGrid, for p up to 2^31-1)")(
       "ignore-restrictions", cli::po::bool_switch(),
       "run the algorithm even where its catalog row says this case breaks its restrictions (e.g. a "
       "commutative-only one with --op matmul), to see it give a wrong result (correct = 0, exit 1)");
@@ -70,7 +86,7 @@ int run_command(int argc, char** argv) {
   if (vm.count("plan")) {
     if (vm.count("blocks")) throw cli::UsageError("--blocks: a plan file has its own block count");
     sim::read_plan_files({vm["plan"].as<std::string>()}, c, req);
-    return finish(sim::simulate(req), format);
+    return finish(run_engine(vm, req), format);
   }
   req.algos = sim::read_algorithms(c, vm["algo"].as<std::string>());
   if (req.algos.size() != 1) throw cli::UsageError("--algo takes one name; `collsim compare` runs several");
@@ -86,7 +102,7 @@ int run_command(int argc, char** argv) {
       if (s > 0) max_blocks = std::min(max_blocks, s);
     req.blocks = cli::parse_int(vm["blocks"].as<std::string>(), "--blocks", 1, max_blocks);
   }
-  return finish(sim::simulate(req), format);
+  return finish(run_engine(vm, req), format);
 }
 
 }  // namespace collsim

@@ -201,7 +201,7 @@ int run(int argc, char** argv) {
         if (rank != 0) continue;
         Row row{collective_name(a.collective), c.name, p, bytes, n, out.seconds * 1e6, std::nullopt, root,
                 a.reps, reducing ? operator_name(a.op) : "", layout ? layout_name(a.layout) : "", out.correct,
-                out.checked_ranks, {}, {}, {}};
+                out.checked_ranks, {}, {}, {}, kSimulated ? "smpi" : "openmpi"};
         if (c.row && c.row->model) row.model_us = c.row->model(a.net, p, bytes, n) * 1e6;
         std::printf("%s\n", csv_line(row).c_str());
         std::fflush(stdout);

@@ -1,0 +1,89 @@
+#include "engine_run.hpp"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <stdexcept>
+
+#include "block_policy.hpp"
+#include "loggp.hpp"
+#include "plan_builders.hpp"
+
+namespace collsim::sim {
+
+namespace {
+
+// The plan's block count for algorithm `a` at `bytes`: as the harness picks
+// it (--blocks, else the block policy) for pipelined algorithms; 1 for
+// whole-vector ones; p where the cut is per rank.
+int64_t plan_blocks(const Algorithm& a, const plan::PlanAlgorithm& pa, const SimRequest& req, const Net& net,
+                    int64_t bytes) {
+  if (pa.cut == plan::Cut::per_rank) return req.p;
+  if (pa.cut == plan::Cut::whole) return 1;
+  return req.blocks > 0 ? req.blocks : choose_blocks(a, net, req.p, bytes);
+}
+
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+double peak_mib() {
+  rusage use{};
+  getrusage(RUSAGE_SELF, &use);
+  return static_cast<double>(use.ru_maxrss) / 1024;
+}
+
+struct Candidate {
+  std::string name;
+  const Algorithm* row;  // null for a plan file
+  plan::Plan file_plan;
+};
+
+}  // namespace
+
+std::vector<Row> evaluate_plans(const SimRequest& req) {
+  const Collective c = req.algos.empty() ? req.plans.front().collective : req.algos.front()->collective;
+  std::vector<Candidate> candidates;
+  for (const Algorithm* a : req.algos) {
+    plan::find_plan_algorithm(c, a->name);  // "no plan for ...", listing those with one
+    candidates.push_back({a->name, a, {}});
+  }
+  for (const PlanFile& f : req.plans) {
+    std::ifstream in(f.path);
+    candidates.push_back({plan_row_name(f.path), nullptr, plan::read_plan(in)});
+  }
+  const Net net{req.platform.alpha, req.platform.beta, req.platform.gamma, req.platform.full_duplex};
+  if (!net.full_duplex) throw std::invalid_argument("the engine models full-duplex links only; use --engine smpi");
+  const bool segmented = c == Collective::reduce_scatter || c == Collective::allgatherv;
+  if (segmented && req.layout != Layout::even)
+    throw std::invalid_argument("the engine cuts reduce_scatter and allgatherv data evenly; --layout even, or --engine smpi");
+  const engine::Network loggp{net.alpha, net.beta, net.gamma, net.envelope};
+  const int64_t element = element_bytes(c, req.op);
+  std::vector<Row> rows;
+  for (const Candidate& cand : candidates) {
+    for (int64_t bytes : req.sizes) {
+      for (int64_t root : req.roots) {
+        const auto start = std::chrono::steady_clock::now();
+        const double cpu = cpu_seconds();
+        const plan::PlanAlgorithm* pa = cand.row ? &plan::find_plan_algorithm(c, cand.name) : nullptr;
+        const int64_t blocks = pa ? plan_blocks(*cand.row, *pa, req, net, bytes) : cand.file_plan.header.blocks;
+        const plan::Plan pl = pa ? plan::build_plan(c, cand.name, req.p, root, blocks) : cand.file_plan;
+        const engine::Result res = engine::evaluate(pl, engine::even_blocks(pl.header, bytes, element), loggp);
+        Row row{collective_name(c), cand.name, req.p, bytes, blocks, res.time * 1e6, std::nullopt, root, 1,
+                reduces(c) ? operator_name(req.op) : "", segmented ? "even" : "", true, 0, {}, {}, {}, "loggp"};
+        if (cand.row && cand.row->model) row.model_us = cand.row->model(net, req.p, bytes, blocks) * 1e6;
+        row.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        row.cpu_s = cpu_seconds() - cpu;
+        row.mem_mib = peak_mib();
+        rows.push_back(row);
+      }
+    }
+  }
+  return rows;
+}
+
+}  // namespace collsim::sim
