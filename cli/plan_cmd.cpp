@@ -32,17 +32,14 @@ const char* const kUsage =
     "        operations are chained in step order by `requires`; the k-th message\n"
     "        between a sender and a receiver has tag k.\n"
     "Blocks: pipelined algorithms (bcast circulant, linear-pipeline, binary-tree-pipeline,\n"
-    "two-tree) need --blocks; scatter-allgather uses p blocks; the others send the whole\n"
-    "vector in every message, as 1 block unless --blocks says more.";
+    "two-tree) need --blocks; scatter-allgather and ring use p blocks, halving-doubling\n"
+    "p' = 2^floor(log2 p) (their own cut); the others send the whole vector in every\n"
+    "message, as 1 block unless --blocks says more.";
 
 // The block count: --blocks, or the algorithm's own where it has one.
 int64_t block_count(const plan::PlanAlgorithm& a, const cli::po::variables_map& vm, int64_t p) {
   if (vm.count("blocks")) return cli::parse_int(vm["blocks"].as<std::string>(), "--blocks", 1, kMaxBlocks);
-  switch (a.cut) {
-    case plan::Cut::whole: return 1;
-    case plan::Cut::per_rank: return p;
-    case plan::Cut::pipelined: break;
-  }
+  if (a.cut != plan::Cut::pipelined) return plan::cut_blocks(a.cut, p);
   throw cli::UsageError(std::string("--blocks is required for the pipelined algorithm '") + a.name + "'");
 }
 

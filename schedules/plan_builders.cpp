@@ -19,6 +19,10 @@ constexpr PlanAlgorithm kPlanAlgorithms[] = {
     {Collective::allreduce, "binary-tree", Cut::whole, allreduce_binary_tree},
     {Collective::reduce, "recursive-doubling", Cut::whole, reduce_recursive_doubling},
     {Collective::allreduce, "recursive-doubling", Cut::whole, allreduce_recursive_doubling},
+    {Collective::reduce, "ring", Cut::per_rank, reduce_ring},
+    {Collective::allreduce, "ring", Cut::per_rank, allreduce_ring},
+    {Collective::reduce, "halving-doubling", Cut::pow2, reduce_halving_doubling},
+    {Collective::allreduce, "halving-doubling", Cut::pow2, allreduce_halving_doubling},
     {Collective::scan, "hillis-steele", Cut::whole, scan_hillis_steele},
     {Collective::exscan, "two-op-doubling", Cut::whole, exscan_two_op_doubling},
     {Collective::exscan, "1-doubling", Cut::whole, exscan_1_doubling},
@@ -27,16 +31,33 @@ constexpr PlanAlgorithm kPlanAlgorithms[] = {
 
 bool rooted(Collective c) { return c == Collective::bcast || c == Collective::reduce; }
 
-void check_arguments(Collective c, int64_t p, int64_t root, int64_t blocks) {
+void check_arguments(Collective c, Cut cut, int64_t p, int64_t root, int64_t blocks) {
   if (p < 1 || p > kMaxProcs) throw std::invalid_argument("p = " + std::to_string(p) + " is out of range [1, 2^31 - 1]");
   if (root < 0 || root >= p)
     throw std::invalid_argument("root " + std::to_string(root) + " is not a rank of p = " + std::to_string(p));
   if (!rooted(c) && root != 0)
     throw std::invalid_argument(std::string(collective_name(c)) + " has no root: root must be 0");
   if (blocks < 1) throw std::invalid_argument("blocks must be at least 1");
+  if ((cut == Cut::per_rank || cut == Cut::pow2) && blocks != cut_blocks(cut, p))
+    throw std::invalid_argument("this algorithm cuts the data into its own " + std::to_string(cut_blocks(cut, p)) +
+                                " blocks at p = " + std::to_string(p) + ", not " + std::to_string(blocks));
 }
 
 }  // namespace
+
+int64_t cut_blocks(Cut cut, int64_t p) {
+  switch (cut) {
+    case Cut::whole: return 1;
+    case Cut::per_rank: return p;
+    case Cut::pow2: {
+      int64_t pow2 = 1;
+      while (pow2 * 2 <= p) pow2 *= 2;
+      return pow2;
+    }
+    case Cut::pipelined: break;
+  }
+  return 0;
+}
 
 std::vector<std::string> plan_algorithms(Collective c) {
   std::vector<std::string> names;
@@ -56,7 +77,7 @@ const PlanAlgorithm& find_plan_algorithm(Collective c, const std::string& algori
 
 Plan build_plan(Collective c, const std::string& algorithm, int64_t p, int64_t root, int64_t blocks) {
   const PlanAlgorithm& a = find_plan_algorithm(c, algorithm);
-  check_arguments(c, p, root, blocks);
+  check_arguments(c, a.cut, p, root, blocks);
   return a.build(p, root, blocks);
 }
 

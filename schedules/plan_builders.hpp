@@ -8,8 +8,9 @@
 // What is here (collective: names):
 //   bcast      binomial, linear-pipeline, binary-tree-pipeline, circulant,
 //              two-tree, scatter-allgather      (plans_bcast.cpp)
-//   reduce     binary-tree, recursive-doubling  (plans_reduce.cpp)
-//   allreduce  binary-tree, recursive-doubling
+//   reduce     binary-tree, recursive-doubling, ring, halving-doubling
+//   allreduce  binary-tree, recursive-doubling, ring, halving-doubling
+//                                               (plans_reduce.cpp)
 //   scan       hillis-steele
 //   exscan     two-op-doubling, 1-doubling, 123-doubling
 // plans_reduce.cpp says which catalog algorithms are left out and why.
@@ -27,8 +28,13 @@ namespace collsim::plan {
 enum class Cut {
   whole,      // every message carries the whole vector: all B blocks (B = 1 by default)
   pipelined,  // blocks move one per message: B is the algorithm's block count n
-  per_rank,   // B = p pieces, one per rank (scatter-allgather)
+  per_rank,   // B = p pieces, one per rank (scatter-allgather, ring)
+  pow2,       // B = p' = 2^⌊log2 p⌋ pieces (halving-doubling's base segments)
 };
+
+// B where the cut fixes it (whole: 1, per_rank: p, pow2: p'); 0 for
+// pipelined, whose B is the caller's n.
+int64_t cut_blocks(Cut cut, int64_t p);
 
 struct PlanAlgorithm {
   Collective collective;
@@ -47,7 +53,7 @@ const PlanAlgorithm& find_plan_algorithm(Collective c, const std::string& algori
 // The plan of `algorithm` for p ranks, root (bcast, reduce; must be 0 for
 // the others) and B = blocks. Throws std::invalid_argument for an unknown
 // name (with the list), 1 <= p <= 2^31 - 1 and 0 <= root < p violated,
-// blocks < 1, or blocks != p for a per_rank cut.
+// blocks < 1, or blocks != cut_blocks for a per_rank or pow2 cut.
 Plan build_plan(Collective c, const std::string& algorithm, int64_t p, int64_t root, int64_t blocks);
 
 }  // namespace collsim::plan

@@ -1,15 +1,23 @@
 // Reduction and scan plans: the messages of sim/algorithms/binary_tree.cpp,
-// recursive_doubling.cpp and scan_doubling.cpp, rank by rank. These send the
-// whole vector in every message: all B blocks (B = 1 unless asked). A
-// received vector is folded in keeping rank order (Combine left: it holds
-// lower ranks; right: higher ones), as the MPI code does.
+// recursive_doubling.cpp, scan_doubling.cpp, ring.cpp and
+// halving_doubling.cpp, rank by rank. The first three send the whole vector
+// in every message: all B blocks (B = 1 unless asked); ring and
+// halving-doubling move base segments (reduction_phases.hpp), one plan block
+// each: B = p (ring) or p' (halving-doubling), block_span's cut on whole
+// elements being the base segments' cut. A received block is folded in
+// keeping rank order (Combine left: it holds lower ranks; right: higher
+// ones), as the MPI code does.
 //
 // Left out, because a plan cannot say what their MPI code does:
 //   scan two-op-doubling, 1-doubling, 123-doubling: the exclusive plan and
 //       then a local W ⊕ V with no message; a plan has no local steps, and
 //       acc = W ⊕ V throughout fails where W alone is sent.
-//   reduce/allreduce halving-doubling, binary-blocks, ring; the circulant
-//       and two-tree reductions, scan/exscan two-tree: not written yet.
+//   ring for a non-commutative ⊕: see ring_reduce_scatter_steps.
+//   reduce/allreduce binary-blocks: see sim/algorithms/binary_blocks.cpp.
+//   the circulant and two-tree reductions, scan/exscan two-tree: not
+//       written yet.
+#include <algorithm>
+
 #include "binomial_tree.hpp"
 #include "plan_families.hpp"
 #include "scan_plans.hpp"
@@ -72,6 +80,110 @@ std::vector<Step> recursive_doubling_steps(const Fold& f, int64_t blocks, int64_
     steps.push_back(with_recv(send_step(peer, all_blocks(blocks)), peer, all_blocks(blocks), fold_side(peer, rank)));
   }
   if (allreduce && f.paired(rank)) steps.push_back(send_step(partner, all_blocks(blocks)));
+  return steps;
+}
+
+// ring.cpp's reduce-scatter (reduction_phases.cpp's ring_reduce_scatter),
+// B = p, block k being chunk k: in step i = 1 .. p − 1 rank r sends block
+// r + i to r + i and receives block r from r − i (one MPI_Sendrecv), which
+// is prepended (left) to its own: arrival order r − 1, .., 0, p − 1, .., r + 1.
+// That is the MPI code's path for a commutative ⊕ (one accumulator), so the
+// plan is commutative. For a non-commutative ⊕ the MPI code keeps the
+// contributions of p − 1 .. r + 1 in a second accumulator (the one from
+// p − 1 stored, no ⊕) and joins the two with one ⊕ after the last step; a
+// plan has one acc per block and no local steps, so it cannot say that.
+std::vector<Step> ring_reduce_scatter_steps(int64_t p, int64_t r) {
+  std::vector<Step> steps;
+  for (int64_t i = 1; i < p; ++i) {
+    const int64_t to = (r + i) % p, from = (r - i + p) % p;
+    steps.push_back(with_recv(send_step(to, {to}), from, {r}, Combine::left));
+  }
+  return steps;
+}
+
+// ring_allgather: step i = 0 .. p − 2 passes block r − i to r + 1 and takes
+// block r − i − 1 from r − 1.
+void ring_allgather_steps(int64_t p, int64_t r, std::vector<Step>& steps) {
+  for (int64_t i = 0; i < p - 1; ++i)
+    steps.push_back(with_recv(send_step((r + 1) % p, {(r - i + p) % p}), (r - 1 + p) % p, {(r - i - 1 + p) % p}));
+}
+
+Header commutative_header(Collective c, int64_t p, int64_t root, int64_t blocks) {
+  Header h = header(c, p, root, blocks);
+  h.commutative = true;
+  return h;
+}
+
+// Base segments [lo, hi) of halving-doubling (reduction_phases.hpp's Range).
+struct Range {
+  int64_t lo, hi;
+  std::vector<int64_t> blocks() const { return block_run(lo, hi - lo); }
+};
+
+// halving_doubling.cpp's fold_halves on a paired rank (B = p'): the even one
+// keeps the first half [0, p'/2) and folds the odd one's in on the right,
+// the odd one the second half, on the left (one MPI_Sendrecv); then the
+// removed rank sends its half to the survivor.
+void fold_halves_steps(const Fold& f, int64_t rank, std::vector<Step>& steps) {
+  const bool even = rank % 2 == 0;
+  const int64_t partner = rank ^ 1, half = f.pow2 / 2;
+  const Range keep = even ? Range{0, half} : Range{half, f.pow2}, give = even ? Range{half, f.pow2} : Range{0, half};
+  steps.push_back(with_recv(send_step(partner, give.blocks()), partner, keep.blocks(), fold_side(partner, rank)));
+  steps.push_back(f.survives(rank) ? recv_step(partner, give.blocks()) : send_step(partner, keep.blocks()));
+}
+
+// halving_reduce_scatter over the survivors (virtual rank v): in step
+// d = 1, 2, .., p'/2 keep the lower half of the range where bit d of v is
+// clear, exchange the other half with v ^ d and fold it in.
+Range halving_steps(const Fold& f, int64_t v, std::vector<Step>& steps) {
+  Range mine{0, f.pow2};
+  for (int64_t d = 1; d < f.pow2; d <<= 1) {
+    const int64_t mid = (mine.lo + mine.hi) / 2, peer = f.real(v ^ d);
+    const bool lower = (v & d) == 0;
+    const Range keep = lower ? Range{mine.lo, mid} : Range{mid, mine.hi};
+    const Range give = lower ? Range{mid, mine.hi} : Range{mine.lo, mid};
+    steps.push_back(with_recv(send_step(peer, give.blocks()), peer, keep.blocks(), lower ? Combine::right : Combine::left));
+    mine = keep;
+  }
+  return mine;
+}
+
+// The sibling range of `mine` (aligned at twice its size) and their union.
+Range sibling(Range mine) {
+  const int64_t s = mine.hi - mine.lo, other = mine.lo ^ s;
+  return {other, other + s};
+}
+Range joined(Range a, Range b) { return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)}; }
+
+// doubling_allgather (root_v < 0): in step d = p'/2, .., 1 exchange ranges
+// with v ^ d; binomial_gather towards root_v: the member whose bit d differs
+// from root_v's sends its range and stops, the other receives.
+void doubling_steps(const Fold& f, int64_t v, int64_t root_v, Range mine, std::vector<Step>& steps) {
+  for (int64_t d = f.pow2 / 2; d >= 1; d >>= 1) {
+    const int64_t peer = f.real(v ^ d);
+    const Range other = sibling(mine);
+    if (root_v >= 0 && ((v ^ root_v) & d)) return steps.push_back(send_step(peer, mine.blocks()));
+    steps.push_back(root_v >= 0 ? recv_step(peer, other.blocks())
+                                : with_recv(send_step(peer, mine.blocks()), peer, other.blocks()));
+    mine = joined(mine, other);
+  }
+}
+
+// halving_doubling.cpp for one rank: pre-step, reduce-scatter, then the
+// allgather and unfold (allreduce, f.root < 0) or the gather to the root.
+std::vector<Step> halving_doubling_steps(const Fold& f, int64_t rank) {
+  std::vector<Step> steps;
+  if (f.paired(rank)) fold_halves_steps(f, rank, steps);
+  const bool allreduce = f.root < 0;
+  if (f.survives(rank)) {
+    const int64_t v = f.virt(rank);
+    const Range mine = halving_steps(f, v, steps);
+    doubling_steps(f, v, allreduce ? -1 : f.virt(f.root), mine, steps);
+  }
+  if (allreduce && f.paired(rank)) {
+    const int64_t partner = rank ^ 1;
+    steps.push_back(f.survives(rank) ? send_step(partner, all_blocks(f.pow2)) : recv_step(partner, all_blocks(f.pow2)));
+  }
   return steps;
 }
 
@@ -149,6 +261,46 @@ Plan allreduce_recursive_doubling(int64_t p, int64_t, int64_t blocks) {
   const Fold f(p, -1);
   return {header(Collective::allreduce, p, 0, blocks),
           [=](int64_t rank) { return recursive_doubling_steps(f, blocks, rank); }};
+}
+
+// ring (ring.cpp), commutative ⊕ only (see ring_reduce_scatter_steps):
+// the reduce-scatter on B = p chunks, then every rank but the root sends
+// its chunk to the root, which receives them in rank order. 2(p − 1) steps
+// at the root, p at the others; chunks of m/p.
+Plan reduce_ring(int64_t p, int64_t root, int64_t) {
+  return {commutative_header(Collective::reduce, p, root, p), [=](int64_t rank) {
+            std::vector<Step> steps = ring_reduce_scatter_steps(p, rank);
+            if (rank != root) steps.push_back(send_step(root, {rank}));
+            for (int64_t from = 0; from < p && rank == root; ++from)
+              if (from != root) steps.push_back(recv_step(from, {from}));
+            return steps;
+          }};
+}
+
+// allreduce ring: the reduce-scatter, then the ring allgather: 2(p − 1)
+// MPI_Sendrecv steps of m/p, commutative ⊕ only.
+Plan allreduce_ring(int64_t p, int64_t, int64_t) {
+  return {commutative_header(Collective::allreduce, p, 0, p), [=](int64_t rank) {
+            std::vector<Step> steps = ring_reduce_scatter_steps(p, rank);
+            ring_allgather_steps(p, rank, steps);
+            return steps;
+          }};
+}
+
+// halving-doubling (halving_doubling.cpp), B = p' base segments, any ⊕:
+// the pair pre-step for p = p' + r (2 steps of m/2), lg p' exchanges of
+// m/2, m/4, .., then lg p' steps back up (allreduce: exchanges, and the
+// result sent to the r removed ranks; reduce: a binomial gather to the
+// root, which the Fold keeps a survivor).
+Plan reduce_halving_doubling(int64_t p, int64_t root, int64_t blocks) {
+  const Fold f(p, root);
+  return {header(Collective::reduce, p, root, blocks), [=](int64_t rank) { return halving_doubling_steps(f, rank); }};
+}
+
+Plan allreduce_halving_doubling(int64_t p, int64_t, int64_t blocks) {
+  const Fold f(p, -1);
+  return {header(Collective::allreduce, p, 0, blocks),
+          [=](int64_t rank) { return halving_doubling_steps(f, rank); }};
 }
 
 Plan scan_hillis_steele(int64_t p, int64_t, int64_t blocks) {

@@ -38,13 +38,45 @@ std::string text(const Interval& i) {
   return i.empty() ? "[]" : "[" + std::to_string(i.lo) + "," + std::to_string(i.hi) + "]";
 }
 
-// a ⊕ b with a from the lower ranks: only adjacent ranges join (⊕ is not
-// commutative in any of our plans).
+// a ⊕ b with a from the lower ranks: only adjacent ranges join.
 Interval join(const Interval& a, const Interval& b) {
   if (a.empty()) return b;
   if (b.empty()) return a;
   if (a.hi + 1 != b.lo) throw std::runtime_error("joins " + text(a) + " and " + text(b));
   return {a.lo, b.hi};
+}
+
+// A value in the data flow: disjoint runs of ranks, sorted, adjacent runs
+// merged. Only a commutative plan (ring) has values with gaps; the others
+// hold one run, joined by join above.
+using Runs = std::vector<Interval>;
+
+Runs runs_of(const Interval& i) { return i.empty() ? Runs{} : Runs{i}; }
+
+std::string text(const Runs& r) {
+  std::string t;
+  for (const Interval& i : r) t += text(i);
+  return t.empty() ? "[]" : t;
+}
+
+// a ⊕ b, a from the lower ranks unless ⊕ is commutative: then any two
+// values without a common rank join.
+Runs join(const Runs& a, const Runs& b, bool commutative) {
+  if (!commutative) {
+    if (a.size() > 1 || b.size() > 1) throw std::runtime_error("a value with gaps in a non-commutative plan");
+    return runs_of(join(a.empty() ? Interval{} : a[0], b.empty() ? Interval{} : b[0]));
+  }
+  Runs all = a, out;
+  all.insert(all.end(), b.begin(), b.end());
+  std::sort(all.begin(), all.end(), [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
+  for (const Interval& x : all) {
+    if (!out.empty() && out.back().hi >= x.lo) throw std::runtime_error("joins " + text(a) + " and " + text(b) + " twice");
+    if (!out.empty() && out.back().hi + 1 == x.lo)
+      out.back().hi = x.hi;
+    else
+      out.push_back(x);
+  }
+  return out;
 }
 
 Interval initial_acc(const plan::Header& h, int64_t rank) {
@@ -63,7 +95,7 @@ class DataFlow {
     for (int64_t r = 0; r < h_.p; ++r) {
       Rank& x = ranks_[r];
       x.steps = plan.steps(r);
-      x.acc.assign(static_cast<size_t>(h_.blocks), initial_acc(h_, r));
+      x.acc.assign(static_cast<size_t>(h_.blocks), runs_of(initial_acc(h_, r)));
     }
   }
 
@@ -77,14 +109,14 @@ class DataFlow {
     return rounds;
   }
 
-  const std::vector<Interval>& acc(int64_t rank) const { return ranks_[rank].acc; }
+  const std::vector<Runs>& acc(int64_t rank) const { return ranks_[rank].acc; }
 
  private:
   struct Rank {
     std::vector<Step> steps;
     size_t next = 0;
     bool sent = false, received = false;
-    std::vector<Interval> incoming, acc;
+    std::vector<Runs> incoming, acc;
     const Step* current() const { return next < steps.size() ? &steps[next] : nullptr; }
   };
 
@@ -92,10 +124,10 @@ class DataFlow {
     return std::all_of(ranks_.begin(), ranks_.end(), [](const Rank& x) { return !x.current(); });
   }
 
-  Interval value(int64_t r, int64_t b, Value v) const {
-    const Interval acc = ranks_[r].acc[b], input{r, r};
+  Runs value(int64_t r, int64_t b, Value v) const {
+    const Runs acc = ranks_[r].acc[b], input{{r, r}};
     if (v == Value::input) return input;
-    if (v == Value::acc_op_input) return join(acc, input);
+    if (v == Value::acc_op_input) return join(acc, input, h_.commutative);
     if (acc.empty()) throw std::runtime_error("rank " + std::to_string(r) + " sends block " + std::to_string(b) + " it lacks");
     return acc;
   }
@@ -127,9 +159,10 @@ class DataFlow {
       if (!s || (s->send_to >= 0 && !x.sent) || (s->recv_from >= 0 && !x.received)) continue;
       if (s->send_to < 0 && s->recv_from < 0) throw std::runtime_error("an empty step");
       for (size_t i = 0; i < s->recv_blocks.size(); ++i) {
-        Interval& acc = x.acc[s->recv_blocks[i]];
-        const Interval& in = x.incoming[i];
-        acc = s->combine == Combine::store ? in : s->combine == Combine::left ? join(in, acc) : join(acc, in);
+        Runs& acc = x.acc[s->recv_blocks[i]];
+        const Runs& in = x.incoming[i];
+        const bool c = h_.commutative;
+        acc = s->combine == Combine::store ? in : s->combine == Combine::left ? join(in, acc, c) : join(acc, in, c);
       }
       x.sent = x.received = false;
       ++x.next;
@@ -171,6 +204,8 @@ std::optional<int64_t> expected_rounds(Collective c, const std::string& name, in
   }
   if (name == "binary-tree") return c == Collective::reduce ? q + (root != 0) : 2 * q;
   if (name == "recursive-doubling") return log2_floor(p) + (odd ? (c == Collective::reduce ? 1 : 2) : 0);
+  if (name == "ring") return 2 * (p - 1);  // reduce: the root's p − 1 receives after the reduce-scatter
+  if (name == "halving-doubling") return 2 * log2_floor(p) + (odd ? (c == Collective::reduce ? 2 : 3) : 0);
   if (const ScanAlgorithm* a = find_scan_algorithm(name.c_str())) return scan_rounds(*a, p);
   return std::nullopt;
 }
@@ -199,7 +234,8 @@ void expect_step_counts(Collective c, const std::string& name, const Plan& pl, c
 std::vector<int64_t> block_counts(plan::Cut cut, int64_t p) {
   switch (cut) {
     case plan::Cut::whole: return {1, 3};
-    case plan::Cut::per_rank: return {p};
+    case plan::Cut::per_rank:
+    case plan::Cut::pow2: return {plan::cut_blocks(cut, p)};
     case plan::Cut::pipelined: return {1, 2, 3, 5, 8};
   }
   return {};
@@ -235,7 +271,7 @@ TEST(PlanBuilders, EveryPlanDeliversItsResult) {
               const std::optional<Interval> want = expected_acc(pl.header, r);
               if (!want) continue;
               for (int64_t b = 0; b < n; ++b)
-                ASSERT_EQ(flow.acc(r)[b], *want) << where << " rank " << r << " block " << b << ": "
+                ASSERT_EQ(flow.acc(r)[b], runs_of(*want)) << where << " rank " << r << " block " << b << ": "
                                                  << text(flow.acc(r)[b]) << ", not " << text(*want);
             }
             if (const auto want = expected_rounds(c, name, p, root, n)) {
@@ -320,7 +356,7 @@ TEST(PlanText, WrittenAndReadBackGivesTheSameSteps) {
     for (const std::string& name : plan::plan_algorithms(c)) {
       const int64_t p = 13, root = c == Collective::bcast || c == Collective::reduce ? 5 : 0;
       const plan::Cut cut = plan::find_plan_algorithm(c, name).cut;
-      const Plan built = plan::build_plan(c, name, p, root, cut == plan::Cut::per_rank ? p : 3);
+      const Plan built = plan::build_plan(c, name, p, root, plan::cut_blocks(cut, p) > 1 ? plan::cut_blocks(cut, p) : 3);
       std::stringstream text;
       plan::write_plan(text, built);
       const Plan read = plan::read_plan(text);

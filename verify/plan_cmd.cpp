@@ -41,10 +41,11 @@ void print_summary(const std::string& path, const plan::Header& h, const PlanRep
 }
 
 // The block counts checked for algorithm a at p: the list given for
-// pipelined algorithms, 1 for whole-vector ones, p where the cut is per rank.
+// pipelined algorithms, else the cut's own (1 for whole-vector ones, p per
+// rank, p' for pow2).
 std::vector<int64_t> block_counts(const plan::PlanAlgorithm& a, int64_t p, const std::vector<int64_t>& pipelined) {
   if (a.cut == plan::Cut::pipelined) return pipelined;
-  return {a.cut == plan::Cut::per_rank ? p : 1};
+  return {plan::cut_blocks(a.cut, p)};
 }
 
 // The largest counts over one algorithm's plans.

@@ -25,6 +25,12 @@
 // Limits: any p, any root; ⊕ need not be commutative (block b's ranks all
 // precede block b + 1's, and within a block distance doubling keeps rank
 // order); any count (segments may be empty). Memory: two vectors of m.
+// No plan (schedules/plan.hpp): in a hand-over a member of the smaller block
+// sends its pieces to (allgather: receives them from) 2^(e_{b−1} − e_b) ≥ 2
+// members of the larger block at once, as concurrent Isend/Irecv sharing its
+// link; a plan step is one blocking MPI_Sendrecv with one peer each way, and
+// those messages one after another take longer, so the plan could not take
+// this code's time (for p a power of two it is halving-doubling's plan).
 #include <algorithm>
 #include <vector>
 

@@ -16,6 +16,9 @@
 // not in the model). Any count; chunks may be empty.
 // Memory: two scratch vectors of m besides the result (only the own chunk's
 // bytes of them are used).
+// Plan (schedules/plans_reduce.cpp): only the commutative path, which keeps
+// one accumulator; the second accumulator and its ⊕ after the last step have
+// no plan form (one acc per block, no local steps).
 #include "reduction_phases.hpp"
 
 namespace collsim::sim {
