@@ -16,12 +16,11 @@ namespace collsim::sim {
 namespace {
 
 // The plan's block count for algorithm `a` at `bytes`: as the harness picks
-// it (--blocks, else the block policy) for pipelined algorithms; 1 for
-// whole-vector ones; p where the cut is per rank.
+// it (--blocks, else the block policy) for pipelined algorithms, else the
+// algorithm's own cut (plan::cut_blocks).
 int64_t plan_blocks(const Algorithm& a, const plan::PlanAlgorithm& pa, const SimRequest& req, const Net& net,
                     int64_t bytes) {
-  if (pa.cut == plan::Cut::per_rank) return req.p;
-  if (pa.cut == plan::Cut::whole) return 1;
+  if (pa.cut != plan::Cut::pipelined) return plan::cut_blocks(pa.cut, req.p);
   return req.blocks > 0 ? req.blocks : choose_blocks(a, net, req.p, bytes);
 }
 
