@@ -1,4 +1,4 @@
-// Real Open MPI end to end: every algorithm of ours (each registry row that
+// Real Open MPI end to end: every algorithm of ours (each catalog row that
 // is not SimGrid's, so algorithms added later are covered too), for every
 // collective, runs as collsim-mpi under mpirun (tests/mpirun.sh) on p = 2, 3,
 // 4, 7, 8 ranks of this machine. The harness checks every rank's whole
@@ -58,7 +58,7 @@ class OpenMpi : public testing::TestWithParam<std::tuple<Collective, int>> {};
 TEST_P(OpenMpi, EveryAlgorithmOfOursIsCorrect) {
   const auto [c, p] = GetParam();
   const auto algos = our_algorithms(c);
-  if (algos.empty()) GTEST_SKIP() << "the registry has no algorithm of ours for " << collective_name(c);
+  if (algos.empty()) GTEST_SKIP() << "the catalog has no algorithm of ours for " << collective_name(c);
   const bool shares = c == Collective::reduce_scatter || c == Collective::allgatherv;
   for (Operator op : {Operator::bxor, Operator::matmul}) {
     if (!reduces(c) && op == Operator::matmul) continue;

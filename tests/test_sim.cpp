@@ -55,7 +55,7 @@ TEST(SimBcast, EveryAlgorithmDeliversCorrectData) {
 }
 
 // Closed forms with SMPI's 16-byte envelope, written out independently of
-// the registry's model functions.
+// the catalog's model functions.
 double closed_form(const std::string& algo, int64_t p, int64_t m, int64_t n, double alpha, double beta) {
   const int q = static_cast<int>(std::ceil(std::log2(static_cast<double>(p))));
   const double block = static_cast<double>((m + n - 1) / n + 16);
@@ -134,7 +134,7 @@ TEST(SimScans, OursAreCorrectWithMatmul) {
 }
 
 // SimGrid 3.32's MPI_Scan and MPI_Exscan are right for bxor and wrong for
-// matmul: they combine in the wrong order. The registry marks them so.
+// matmul: they combine in the wrong order. The catalog marks them so.
 TEST(SimScans, SimGridBuiltinIsWrongForNonCommutativeOperators) {
   for (Collective c : {Collective::scan, Collective::exscan}) {
     const Algorithm& builtin = find_algorithm(c, "smpi:default");
@@ -198,7 +198,7 @@ double doubling_closed_form(const std::string& algo, int64_t p, int64_t m, const
   return 0;
 }
 
-// On full-duplex links simulation, the registry's models (the plans'
+// On full-duplex links simulation, the catalog's models (the plans'
 // critical paths) and the closed forms agree within 1 %.
 TEST(SimScans, DoublingTimesMatchTheModelWithinOnePercent) {
   const Net net{5e-6, 1e-9, 1e-9};

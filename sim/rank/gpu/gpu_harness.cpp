@@ -1,6 +1,6 @@
 // main() of libcollsim-gpu.so, the program smpirun runs for
 // `collsim compare --collective gpu-allreduce`: times the GPU allreduce
-// algorithms of registry.hpp on the platform named by $COLLSIM_GPU_PLATFORM
+// algorithms of catalog/gpu_catalog.hpp on the platform named by $COLLSIM_GPU_PLATFORM
 // and checks every result.
 //
 //   smpirun ... libcollsim-gpu.so --algos native,pr --sizes 32,4096
