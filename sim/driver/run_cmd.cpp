@@ -67,7 +67,8 @@ int run_command(int argc, char** argv) {
       "format", value<std::string>()->default_value("table"), "table or csv")(
       "engine", value<std::string>()->default_value("smpi"),
       "smpi (SimGrid's SMPI runs the MPI code) or loggp (the plan engine evaluates the algorithm's plan, "
-      "full-duplex alpha-beta rules: the same times as smpi, without SimGrid, for p up to 2^31-1)")(
+      "full-duplex alpha-beta rules: the same times as smpi, without SimGrid; memory grows with the plan's "
+      "steps, e.g. 355 MB for a binomial bcast at p = 2^20, README)")(
       "ignore-restrictions", cli::po::bool_switch(),
       "run the algorithm even where its catalog row says this case breaks its restrictions (e.g. a "
       "commutative-only one with --op matmul), to see it give a wrong result (correct = 0, exit 1)");
