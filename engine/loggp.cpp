@@ -10,7 +10,6 @@ namespace collsim::engine {
 
 namespace {
 
-bool per_segment(Collective c) { return c == Collective::allgatherv || c == Collective::reduce_scatter; }
 
 // Collectives whose accumulators start empty somewhere (bcast, allgatherv:
 // all but the data's origin; exscan: everywhere): there a store costs
@@ -154,7 +153,7 @@ class Evaluator {
 
 BlockBytes even_blocks(const plan::Header& h, int64_t bytes, int64_t element) {
   const int64_t units = bytes / element;
-  if (!per_segment(h.collective))
+  if (!plan::per_segment(h.collective))
     return [=](int64_t b) { return sim::block_span(units, h.blocks, b).count() * element; };
   // The harness's even layout: the first units mod p ranks one unit more.
   const int64_t p = h.p, n = plan::segment_blocks(h);

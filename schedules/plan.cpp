@@ -16,8 +16,6 @@ constexpr int64_t kMaxRanks = (int64_t{1} << 31) - 1;
 constexpr int64_t kMaxBlocks = (int64_t{1} << 40);
 constexpr int64_t kMaxStepBlocks = int64_t{1} << 24;
 
-bool per_segment(Collective c) { return c == Collective::allgatherv || c == Collective::reduce_scatter; }
-
 // "0,1,4-7": runs of consecutive blocks as ranges.
 std::string block_list(const std::vector<int64_t>& blocks) {
   std::string text;
@@ -124,6 +122,8 @@ void check_header(const Header& h, const std::map<std::string, bool>& seen) {
 }
 
 }  // namespace
+
+bool per_segment(Collective c) { return c == Collective::allgatherv || c == Collective::reduce_scatter; }
 
 int64_t segment_blocks(const Header& h) { return per_segment(h.collective) ? h.blocks / h.p : h.blocks; }
 

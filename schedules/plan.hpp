@@ -75,6 +75,8 @@ struct Plan {
   std::function<std::vector<Step>(int64_t rank)> steps;
 };
 
+// Is the data cut per rank's segment (allgatherv, reduce_scatter: B = p·n)?
+bool per_segment(Collective c);
 // Blocks per rank segment (allgatherv, reduce_scatter), else B.
 int64_t segment_blocks(const Header& h);
 // The rank a block originates at (allgatherv) or ends at (reduce_scatter).

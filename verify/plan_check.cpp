@@ -182,8 +182,7 @@ void check_header(const Header& h) {
   const bool rooted = h.collective == Collective::bcast || h.collective == Collective::reduce;
   if (h.root < 0 || h.root >= h.p || (!rooted && h.root != 0))
     bad("root " + str(h.root) + (rooted ? " is not a rank" : " must be 0: the collective has no root"));
-  const bool per_segment = h.collective == Collective::allgatherv || h.collective == Collective::reduce_scatter;
-  if (per_segment && h.blocks % h.p != 0)
+  if (plan::per_segment(h.collective) && h.blocks % h.p != 0)
     bad("blocks = " + str(h.blocks) + " is not a multiple of p");
   if (h.p > kMaxPlanRanks || h.blocks > kMaxPlanValues / h.p)
     throw std::length_error("plan too large to check: p = " + str(h.p) + ", blocks = " + str(h.blocks) +

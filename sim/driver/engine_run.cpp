@@ -3,7 +3,6 @@
 #include <sys/resource.h>
 
 #include <chrono>
-#include <ctime>
 #include <fstream>
 #include <stdexcept>
 
@@ -22,12 +21,6 @@ int64_t plan_blocks(const Algorithm& a, const plan::PlanAlgorithm& pa, const Sim
                     int64_t bytes) {
   if (pa.cut != plan::Cut::pipelined) return plan::cut_blocks(pa.cut, req.p);
   return req.blocks > 0 ? req.blocks : choose_blocks(a, net, req.p, bytes);
-}
-
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
 double peak_mib() {
@@ -57,7 +50,7 @@ std::vector<Row> evaluate_plans(const SimRequest& req) {
   }
   const Net net{req.platform.alpha, req.platform.beta, req.platform.gamma, req.platform.full_duplex};
   if (!net.full_duplex) throw std::invalid_argument("the engine models full-duplex links only; use --engine smpi");
-  const bool segmented = c == Collective::reduce_scatter || c == Collective::allgatherv;
+  const bool segmented = plan::per_segment(c);
   if (segmented && req.layout != Layout::even)
     throw std::invalid_argument("the engine cuts reduce_scatter and allgatherv data evenly; --layout even, or --engine smpi");
   const engine::Network loggp{net.alpha, net.beta, net.gamma, net.envelope};
@@ -67,7 +60,7 @@ std::vector<Row> evaluate_plans(const SimRequest& req) {
     for (int64_t bytes : req.sizes) {
       for (int64_t root : req.roots) {
         const auto start = std::chrono::steady_clock::now();
-        const double cpu = cpu_seconds();
+        const double cpu = process_cpu_seconds();
         const plan::PlanAlgorithm* pa = cand.row ? &plan::find_plan_algorithm(c, cand.name) : nullptr;
         const int64_t blocks = pa ? plan_blocks(*cand.row, *pa, req, net, bytes) : cand.file_plan.header.blocks;
         const plan::Plan pl = pa ? plan::build_plan(c, cand.name, req.p, root, blocks) : cand.file_plan;
@@ -76,7 +69,7 @@ std::vector<Row> evaluate_plans(const SimRequest& req) {
                 reduces(c) ? operator_name(req.op) : "", segmented ? "even" : "", true, 0, {}, {}, {}, "loggp"};
         if (cand.row && cand.row->model) row.model_us = cand.row->model(net, req.p, bytes, blocks) * 1e6;
         row.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        row.cpu_s = cpu_seconds() - cpu;
+        row.cpu_s = process_cpu_seconds() - cpu;
         row.mem_mib = peak_mib();
         rows.push_back(row);
       }

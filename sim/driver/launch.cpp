@@ -84,11 +84,6 @@ double children_cpu_s() {
          1e-6 * static_cast<double>(use.ru_utime.tv_usec + use.ru_stime.tv_usec);
 }
 
-double own_cpu_s() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
 
 // Runs `cmd`, sampling the peak PSS of its process tree. Reading
 // smaps_rollup of 16,384 ranks' mappings costs tenths of a second, so samples
@@ -101,11 +96,11 @@ Measured run_measured(const Command& cmd) {
   double peak_kib = 0;
   Measured m;
   m.status = wait_process(pid, [&] {
-    const double reading = own_cpu_s();
+    const double reading = process_cpu_seconds();
     double kib = 0;
     for (pid_t p : process_tree(pid)) kib += pss_kib(p);
     peak_kib = std::max(peak_kib, kib);
-    usleep(static_cast<useconds_t>(std::max(0.05, 20 * (own_cpu_s() - reading)) * 1e6));
+    usleep(static_cast<useconds_t>(std::max(0.05, 20 * (process_cpu_seconds() - reading)) * 1e6));
   });
   m.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   m.cpu_s = children_cpu_s() - cpu_before;
@@ -192,6 +187,12 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
 }
 
 }  // namespace
+
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
 
 const std::vector<std::string>& smpi_network_flags() {
   static const std::vector<std::string> flags = {

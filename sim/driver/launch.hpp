@@ -51,6 +51,9 @@ struct SimRequest {
 // simulated, sends never detached), shared by both launchers.
 const std::vector<std::string>& smpi_network_flags();
 
+// CPU seconds this process has used so far.
+double process_cpu_seconds();
+
 // Runs every case; one smpirun for all of our algorithms, one per SimGrid
 // built-in (each needs its own --cfg=smpi/<collective>:<name>). `on_batch`
 // is told after each smpirun how many of `total` cases are done. An

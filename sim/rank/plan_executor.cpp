@@ -28,7 +28,6 @@ namespace collsim::sim {
 
 namespace {
 
-bool per_segment(Collective c) { return c == Collective::allgatherv || c == Collective::reduce_scatter; }
 
 class Executor {
  public:
@@ -49,7 +48,7 @@ class Executor {
   // Block b's bytes in the full vector.
   Span span(int64_t b) const {
     const plan::Header& h = plan_.header;
-    if (!per_segment(h.collective)) return block_span(a_.bytes, esize_, h.blocks, b);
+    if (!plan::per_segment(h.collective)) return block_span(a_.bytes, esize_, h.blocks, b);
     const int64_t n = plan::segment_blocks(h), owner = b / n;
     const Span units = block_span(a_.counts[owner], n, b % n);
     const int64_t first = a_.displs[owner];
