@@ -72,7 +72,7 @@ class Evaluator {
     return held_.empty() || held_[static_cast<size_t>(r * h_.blocks + b)];
   }
 
-  int64_t message_bytes(const std::vector<int64_t>& blocks) const {
+  int64_t message_bytes(const plan::BlockList& blocks) const {
     int64_t sum = 0;
     for (int64_t b : blocks) sum += bytes_(b);
     return sum;

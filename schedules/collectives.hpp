@@ -36,6 +36,9 @@ inline Collective parse_collective(const std::string& name) {
   throw std::invalid_argument("unknown collective '" + name + "'; known: " + known);
 }
 
+// Does the collective have a root (and so take --root)?
+inline bool rooted(Collective c) { return c == Collective::bcast || c == Collective::reduce; }
+
 // Does the collective apply ⊕ (and so take --op)?
 inline bool reduces(Collective c) { return c != Collective::bcast && c != Collective::allgatherv; }
 

@@ -16,19 +16,6 @@ constexpr int64_t kMaxRanks = (int64_t{1} << 31) - 1;
 constexpr int64_t kMaxBlocks = (int64_t{1} << 40);
 constexpr int64_t kMaxStepBlocks = int64_t{1} << 24;
 
-// "0,1,4-7": runs of consecutive blocks as ranges.
-std::string block_list(const std::vector<int64_t>& blocks) {
-  std::string text;
-  for (size_t i = 0; i < blocks.size();) {
-    size_t j = i;
-    while (j + 1 < blocks.size() && blocks[j + 1] == blocks[j] + 1) ++j;
-    text += (text.empty() ? "" : ",") + std::to_string(blocks[i]);
-    if (j > i) text += "-" + std::to_string(blocks[j]);
-    i = j + 1;
-  }
-  return text;
-}
-
 int64_t number(const std::string& word, int64_t lo, int64_t hi, const std::string& what) {
   int64_t v = 0;
   const char* end = word.data() + word.size();
@@ -41,18 +28,17 @@ int64_t number(const std::string& word, int64_t lo, int64_t hi, const std::strin
   return v;
 }
 
-std::vector<int64_t> parse_blocks(const std::string& text, int64_t nblocks) {
-  std::vector<int64_t> blocks;
+BlockList parse_blocks(const std::string& text, int64_t nblocks) {
+  BlockList blocks;
   std::stringstream list(text);
   for (std::string item; std::getline(list, item, ',');) {
     const size_t dash = item.find('-');
     const int64_t a = number(item.substr(0, dash), 0, nblocks - 1, "block");
     const int64_t b = dash == std::string::npos ? a : number(item.substr(dash + 1), a, nblocks - 1, "block");
-    // A step's list is held in memory: bounded so that a file cannot ask
-    // for more than a few hundred MB.
-    if (b - a >= kMaxStepBlocks - static_cast<int64_t>(blocks.size()))
-      throw std::invalid_argument("a step lists more than 2^24 blocks");
-    for (int64_t x = a; x <= b; ++x) blocks.push_back(x);
+    // Consumers walk a step's blocks one by one: bounded so that one line
+    // cannot ask for hours of work.
+    if (b - a >= kMaxStepBlocks - blocks.size()) throw std::invalid_argument("a step lists more than 2^24 blocks");
+    blocks.push_run(a, b - a + 1);
   }
   if (blocks.empty() || text.back() == ',') throw std::invalid_argument("empty block list '" + text + "'");
   return blocks;
@@ -123,6 +109,81 @@ void check_header(const Header& h, const std::map<std::string, bool>& seen) {
 
 }  // namespace
 
+BlockList::BlockList(std::initializer_list<int64_t> blocks) {
+  for (int64_t b : blocks) push_back(b);
+}
+
+BlockList::BlockList(const std::vector<int64_t>& blocks) {
+  for (int64_t b : blocks) push_back(b);
+}
+
+BlockList BlockList::range(int64_t first, int64_t count) {
+  BlockList list;
+  list.push_run(first, count);
+  return list;
+}
+
+void BlockList::push_run(int64_t first, int64_t count) {
+  if (count <= 0) return;
+  size_ += count;
+  if (!runs_.empty() && runs_.back().first + runs_.back().count == first)
+    runs_.back().count += count;
+  else
+    runs_.push_back({first, count});
+}
+
+bool operator==(const BlockList& x, const BlockList& y) {
+  if (x.size_ != y.size_ || x.runs_.size() != y.runs_.size()) return false;
+  for (size_t i = 0; i < x.runs_.size(); ++i)
+    if (x.runs_[i].first != y.runs_[i].first || x.runs_[i].count != y.runs_[i].count) return false;
+  return true;
+}
+
+std::string to_string(const BlockList& blocks) {
+  std::string text;
+  for (const BlockList::Run& run : blocks.runs()) {
+    text += (text.empty() ? "" : ",") + std::to_string(run.first);
+    if (run.count > 1) text += "-" + std::to_string(run.first + run.count - 1);
+  }
+  return text;
+}
+
+std::ostream& operator<<(std::ostream& out, const BlockList& blocks) { return out << "{" << to_string(blocks) << "}"; }
+
+StepSource Plan::source(int64_t rank) const {
+  if (stream) return stream(rank);
+  return [all = steps(rank), i = size_t{0}](Step& next) mutable {
+    if (i == all.size()) return false;
+    next = std::move(all[i++]);
+    return true;
+  };
+}
+
+Plan streamed(Header h, std::function<StepSource(int64_t rank)> stream) {
+  auto collect = [stream](int64_t rank) {
+    std::vector<Step> all;
+    const StepSource next = stream(rank);
+    for (Step s; next(s);) all.push_back(std::move(s));
+    return all;
+  };
+  return {h, collect, std::move(stream)};
+}
+
+Plan rotated(Plan base, int64_t root) {
+  const int64_t p = base.header.p;
+  Header h = base.header;
+  h.root = root;
+  h.commutative = true;
+  return streamed(h, [base = std::move(base), root, p](int64_t rank) -> StepSource {
+    const auto real = [p, root](int64_t v) { return v < 0 ? v : (v + root) % p; };
+    return [next = base.source((rank - root + p) % p), real](Step& s) {
+      if (!next(s)) return false;
+      s.send_to = real(s.send_to), s.recv_from = real(s.recv_from);
+      return true;
+    };
+  });
+}
+
 bool per_segment(Collective c) { return c == Collective::allgatherv || c == Collective::reduce_scatter; }
 
 int64_t segment_blocks(const Header& h) { return per_segment(h.collective) ? h.blocks / h.p : h.blocks; }
@@ -150,11 +211,11 @@ void write_plan(std::ostream& out, const Plan& plan) {
     for (const Step& s : steps) {
       out << "step";
       if (s.send_to >= 0) {
-        out << " send " << s.send_to << " blocks " << block_list(s.send_blocks);
+        out << " send " << s.send_to << " blocks " << to_string(s.send_blocks);
         if (s.send_value != Value::acc) out << " value " << value_name(s.send_value);
       }
       if (s.recv_from >= 0) {
-        out << " recv " << s.recv_from << " blocks " << block_list(s.recv_blocks);
+        out << " recv " << s.recv_from << " blocks " << to_string(s.recv_blocks);
         if (s.combine != Combine::store) out << " combine " << combine_name(s.combine);
       }
       out << "\n";

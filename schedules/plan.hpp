@@ -37,7 +37,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <iosfwd>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -50,12 +52,69 @@ enum class Value { acc, input, acc_op_input };
 // What a received block does to acc.
 enum class Combine { store, left, right };
 
+// A step's blocks in the order listed, held as runs of consecutive blocks:
+// a halving step's p/2 blocks are one run, so a rank's steps cost memory by
+// runs, not by blocks (SMPI holds 16,384 ranks' plans at once). Iterating
+// gives the block numbers one by one.
+//   {4, 5, 6, 0, 2, 3}  ->  runs (4, 3) (0, 1) (2, 2)
+class BlockList {
+ public:
+  struct Run {
+    int64_t first, count;
+  };
+  BlockList() = default;
+  BlockList(std::initializer_list<int64_t> blocks);
+  BlockList(const std::vector<int64_t>& blocks);  // NOLINT: builders hand vectors
+  // Blocks first .. first + count − 1.
+  static BlockList range(int64_t first, int64_t count);
+
+  void push_back(int64_t block) { push_run(block, 1); }
+  void push_run(int64_t first, int64_t count);
+  int64_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const std::vector<Run>& runs() const { return runs_; }
+
+  class const_iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = int64_t;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const int64_t*;
+    using reference = int64_t;
+    const_iterator(const Run* run, int64_t offset) : run_(run), offset_(offset) {}
+    int64_t operator*() const { return run_->first + offset_; }
+    const_iterator& operator++() {
+      if (++offset_ == run_->count) ++run_, offset_ = 0;
+      return *this;
+    }
+    bool operator==(const const_iterator& o) const { return run_ == o.run_ && offset_ == o.offset_; }
+    bool operator!=(const const_iterator& o) const { return !(*this == o); }
+
+   private:
+    const Run* run_;
+    int64_t offset_;
+  };
+  const_iterator begin() const { return {runs_.data(), 0}; }
+  const_iterator end() const { return {runs_.data() + runs_.size(), 0}; }
+
+  friend bool operator==(const BlockList& x, const BlockList& y);
+  friend bool operator!=(const BlockList& x, const BlockList& y) { return !(x == y); }
+
+ private:
+  std::vector<Run> runs_;  // no two neighbours continue each other
+  int64_t size_ = 0;
+};
+
+// "0,1,4-7": the plan file's form (README, "Plan files").
+std::string to_string(const BlockList& blocks);
+std::ostream& operator<<(std::ostream& out, const BlockList& blocks);
+
 struct Step {
   int64_t send_to = -1;  // -1: no send
-  std::vector<int64_t> send_blocks;
+  BlockList send_blocks;
   Value send_value = Value::acc;
   int64_t recv_from = -1;  // -1: no receive
-  std::vector<int64_t> recv_blocks;
+  BlockList recv_blocks;
   Combine combine = Combine::store;
 };
 
@@ -69,11 +128,44 @@ struct Header {
   bool commutative = false;
 };
 
+// A rank's steps one at a time: each call fills `next` with the next step
+// and returns true, false after the last.
+using StepSource = std::function<bool(Step& next)>;
+
 struct Plan {
   Header header;
   // Rank r's steps in order, for 0 <= r < p.
   std::function<std::vector<Step>(int64_t rank)> steps;
+  // Optional, for plans with many steps per rank (pipelines, rings): the
+  // same steps one at a time from O(1) state, so that an executor or engine
+  // running all p ranks at once holds one step per rank, not all of them.
+  std::function<StepSource(int64_t rank)> stream = nullptr;
+
+  // stream(rank) where there is one, else steps(rank) handed out in turn.
+  StepSource source(int64_t rank) const;
 };
+
+// The plan whose ranks' steps come from `stream` (steps() collects them).
+Plan streamed(Header h, std::function<StepSource(int64_t rank)> stream);
+
+// A source over rounds i = first .. end − 1: round(i, step) fills the step
+// or leaves it without a send and a receive (no step that round).
+template <class Round>
+StepSource rounds(int64_t first, int64_t end, Round round) {
+  return [i = first, end, round](Step& next) mutable {
+    while (i < end) {
+      next = Step{};
+      round(i++, next);
+      if (next.send_to >= 0 || next.recv_from >= 0) return true;
+    }
+    return false;
+  };
+}
+
+// `base` (a plan rooted at 0) on ranks rotated to `root`: rank r plays base
+// rank (r − root) mod p. The order of ⊕ changes, so the result is declared
+// commutative (a reduction tree rooted anywhere for a commutative ⊕).
+Plan rotated(Plan base, int64_t root);
 
 // Is the data cut per rank's segment (allgatherv, reduce_scatter: B = p·n)?
 bool per_segment(Collective c);

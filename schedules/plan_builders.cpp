@@ -29,8 +29,6 @@ constexpr PlanAlgorithm kPlanAlgorithms[] = {
     {Collective::exscan, "123-doubling", Cut::whole, exscan_123_doubling},
 };
 
-bool rooted(Collective c) { return c == Collective::bcast || c == Collective::reduce; }
-
 void check_arguments(Collective c, Cut cut, int64_t p, int64_t root, int64_t blocks) {
   if (p < 1 || p > kMaxProcs) throw std::invalid_argument("p = " + std::to_string(p) + " is out of range [1, 2^31 - 1]");
   if (root < 0 || root >= p)

@@ -12,20 +12,12 @@
 namespace collsim::plan {
 
 // Blocks 0 .. n − 1: what a whole-vector message carries.
-inline std::vector<int64_t> all_blocks(int64_t n) {
-  std::vector<int64_t> blocks(static_cast<size_t>(n));
-  for (int64_t b = 0; b < n; ++b) blocks[static_cast<size_t>(b)] = b;
-  return blocks;
-}
+inline BlockList all_blocks(int64_t n) { return BlockList::range(0, n); }
 
 // Blocks first .. first + count − 1.
-inline std::vector<int64_t> block_run(int64_t first, int64_t count) {
-  std::vector<int64_t> blocks = all_blocks(count);
-  for (int64_t& b : blocks) b += first;
-  return blocks;
-}
+inline BlockList block_run(int64_t first, int64_t count) { return BlockList::range(first, count); }
 
-inline Step send_step(int64_t to, std::vector<int64_t> blocks, Value value = Value::acc) {
+inline Step send_step(int64_t to, BlockList blocks, Value value = Value::acc) {
   Step s;
   s.send_to = to;
   s.send_blocks = std::move(blocks);
@@ -33,7 +25,7 @@ inline Step send_step(int64_t to, std::vector<int64_t> blocks, Value value = Val
   return s;
 }
 
-inline Step recv_step(int64_t from, std::vector<int64_t> blocks, Combine combine = Combine::store) {
+inline Step recv_step(int64_t from, BlockList blocks, Combine combine = Combine::store) {
   Step s;
   s.recv_from = from;
   s.recv_blocks = std::move(blocks);
@@ -42,7 +34,7 @@ inline Step recv_step(int64_t from, std::vector<int64_t> blocks, Combine combine
 }
 
 // The step `s` plus a receive (one MPI_Sendrecv).
-inline Step with_recv(Step s, int64_t from, std::vector<int64_t> blocks, Combine combine = Combine::store) {
+inline Step with_recv(Step s, int64_t from, BlockList blocks, Combine combine = Combine::store) {
   s.recv_from = from;
   s.recv_blocks = std::move(blocks);
   s.combine = combine;

@@ -11,7 +11,7 @@ namespace collsim::plan {
 
 namespace {
 
-int64_t message_bytes(const std::vector<int64_t>& blocks, int64_t bytes, int64_t nblocks) {
+int64_t message_bytes(const BlockList& blocks, int64_t bytes, int64_t nblocks) {
   int64_t total = 0;
   for (int64_t b : blocks) {
     const sim::Span s = sim::block_span(bytes, nblocks, b);

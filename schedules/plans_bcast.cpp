@@ -4,6 +4,7 @@
 // with both. The MPI code sends nothing for m = 0 bytes; a plan describes
 // m > 0.
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <string>
 
@@ -34,21 +35,27 @@ Header bcast_header(int64_t p, int64_t root, int64_t blocks) { return {Collectiv
 //     step  3: send b1 to c0
 //     step  4: send b1 to c1
 // A leaf receives blocks 0 .. n − 1, one step each; the root sends them.
-std::vector<Step> tree_pipeline_steps(const Rooted& ranks, int64_t parent, const std::vector<int64_t>& children,
-                                      int64_t n) {
-  std::vector<Step> steps;
-  const bool has_parent = parent >= 0;
-  if (has_parent) steps.push_back(recv_step(ranks.real(parent), {0}));
-  for (int64_t j = 0; j < n; ++j) {
-    const bool next = has_parent && j + 1 < n;
-    for (size_t c = 0; c < children.size(); ++c) {
-      Step s = send_step(ranks.real(children[c]), {j});
-      if (next && c + 1 == children.size()) s = with_recv(std::move(s), ranks.real(parent), {j + 1});
-      steps.push_back(std::move(s));
+// Streamed: round 0 is the first receive, round 1 + j·k + c (k = the child
+// count, at least 1) block j's send to child c.
+struct TreeNode {
+  int64_t parent = -1;  // virtual ranks; −1: none
+  std::array<int64_t, 2> children{};
+  int nchildren = 0;
+};
+
+StepSource tree_pipeline_source(const Rooted& ranks, const TreeNode& node, int64_t n) {
+  const int64_t k = std::max(node.nchildren, 1);
+  return rounds(0, 1 + n * k, [ranks, node, n, k](int64_t i, Step& s) {
+    const bool has_parent = node.parent >= 0;
+    if (i == 0) {
+      if (has_parent) s = recv_step(ranks.real(node.parent), {0});
+      return;
     }
-    if (next && children.empty()) steps.push_back(recv_step(ranks.real(parent), {j + 1}));
-  }
-  return steps;
+    const int64_t j = (i - 1) / k, c = (i - 1) % k;
+    const bool next = has_parent && j + 1 < n && c == k - 1;
+    if (node.nchildren > 0) s = send_step(ranks.real(node.children[static_cast<size_t>(c)]), {j});
+    if (next) s = with_recv(std::move(s), ranks.real(node.parent), {j + 1});
+  });
 }
 
 }  // namespace
@@ -74,12 +81,11 @@ Plan bcast_binomial(int64_t p, int64_t root, int64_t blocks) {
 // ... → root + p − 1. (p − 2 + n) rounds for p >= 2.
 Plan bcast_linear_pipeline(int64_t p, int64_t root, int64_t blocks) {
   const Rooted ranks{p, root};
-  return {bcast_header(p, root, blocks), [=](int64_t rank) {
-            const int64_t v = ranks.virt(rank);
-            std::vector<int64_t> children;
-            if (v + 1 < p) children.push_back(v + 1);
-            return tree_pipeline_steps(ranks, v - 1, children, blocks);
-          }};
+  return streamed(bcast_header(p, root, blocks), [=](int64_t rank) {
+    const int64_t v = ranks.virt(rank);
+    TreeNode node{v - 1, {v + 1, 0}, v + 1 < p ? 1 : 0};
+    return tree_pipeline_source(ranks, node, blocks);
+  });
 }
 
 // binary-tree-pipeline (bcast_binary_tree_pipeline.cpp): the heap-ordered
@@ -87,12 +93,12 @@ Plan bcast_linear_pipeline(int64_t p, int64_t root, int64_t blocks) {
 // edge counting 1 and a right edge 2 (p = 2: n).
 Plan bcast_binary_tree_pipeline(int64_t p, int64_t root, int64_t blocks) {
   const Rooted ranks{p, root};
-  return {bcast_header(p, root, blocks), [=](int64_t rank) {
-            const int64_t v = ranks.virt(rank);
-            std::vector<int64_t> children;
-            for (int64_t c = 2 * v + 1; c <= 2 * v + 2 && c < p; ++c) children.push_back(c);
-            return tree_pipeline_steps(ranks, v == 0 ? -1 : (v - 1) / 2, children, blocks);
-          }};
+  return streamed(bcast_header(p, root, blocks), [=](int64_t rank) {
+    const int64_t v = ranks.virt(rank);
+    TreeNode node{v == 0 ? -1 : (v - 1) / 2, {2 * v + 1, 2 * v + 2}, 0};
+    node.nchildren = static_cast<int>(std::clamp<int64_t>(p - (2 * v + 1), 0, 2));
+    return tree_pipeline_source(ranks, node, blocks);
+  });
 }
 
 // circulant (bcast_circulant.cpp, seed 003 Algorithm 1): one MPI_Sendrecv
@@ -107,25 +113,19 @@ Plan bcast_binary_tree_pipeline(int64_t p, int64_t root, int64_t blocks) {
 Plan bcast_circulant(int64_t p, int64_t root, int64_t blocks) {
   const CirculantSchedule s(p);
   const Rooted ranks{p, root};
-  return {bcast_header(p, root, blocks), [=](int64_t rank) {
-            std::vector<Step> steps;
-            const int q = s.q();
-            if (q == 0) return steps;
-            const int64_t v = ranks.virt(rank), n = blocks, x = algorithm1_first_round(q, n);
-            int recvblock[kMaxRounds], sendblock[kMaxRounds];
-            s.recv(v, recvblock);
-            s.send(v, sendblock);
-            for (int64_t i = x; i < x + n - 1 + q; ++i) {
-              const int k = static_cast<int>(i % q);
-              const int64_t shift = q * (i / q) - x, sb = sendblock[k] + shift, rb = recvblock[k] + shift;
-              const int64_t to = s.to(v, k), from = s.from(v, k);
-              Step step;
-              if (to != 0 && sb >= 0) step = send_step(ranks.real(to), {std::min(sb, n - 1)});
-              if (v != 0 && rb >= 0) step = with_recv(std::move(step), ranks.real(from), {std::min(rb, n - 1)});
-              if (step.send_to >= 0 || step.recv_from >= 0) steps.push_back(std::move(step));
-            }
-            return steps;
-          }};
+  return streamed(bcast_header(p, root, blocks), [=](int64_t rank) {
+    const int q = s.q();
+    const int64_t v = ranks.virt(rank), n = blocks, x = q == 0 ? 0 : algorithm1_first_round(q, n);
+    std::array<int, kMaxRounds> recvblock{}, sendblock{};
+    if (q > 0) s.recv(v, recvblock.data()), s.send(v, sendblock.data());
+    return rounds(x, q == 0 ? x : x + n - 1 + q, [=](int64_t i, Step& step) {
+      const int k = static_cast<int>(i % q);
+      const int64_t shift = q * (i / q) - x, sb = sendblock[k] + shift, rb = recvblock[k] + shift;
+      const int64_t to = s.to(v, k), from = s.from(v, k);
+      if (to != 0 && sb >= 0) step = send_step(ranks.real(to), {std::min(sb, n - 1)});
+      if (v != 0 && rb >= 0) step = with_recv(std::move(step), ranks.real(from), {std::min(rb, n - 1)});
+    });
+  });
 }
 
 // two-tree (bcast_two_tree.cpp): the busy steps of two_tree_steps.hpp's
@@ -134,16 +134,15 @@ Plan bcast_circulant(int64_t p, int64_t root, int64_t blocks) {
 Plan bcast_two_tree(int64_t p, int64_t root, int64_t blocks) {
   if (p == 1) return {bcast_header(p, root, blocks), [](int64_t) { return std::vector<Step>{}; }};
   const TwoTree tt(p, root);
-  return {bcast_header(p, root, blocks), [=](int64_t rank) {
-            std::vector<Step> steps;
-            sim::for_each_busy_step(sim::two_tree_bcast_plan(tt, rank, blocks), blocks, [&](const sim::Step& st) {
-              Step step;
-              if (st.send_block >= 0) step = send_step(st.to.peer, {st.send_block});
-              if (st.recv_block >= 0) step = with_recv(std::move(step), st.from.peer, {st.recv_block});
-              steps.push_back(std::move(step));
-            });
-            return steps;
-          }};
+  return streamed(bcast_header(p, root, blocks), [=](int64_t rank) {
+    const sim::StepPlan plan = sim::two_tree_bcast_plan(tt, rank, blocks);
+    return rounds(0, plan.end(blocks), [plan, n = blocks](int64_t i, Step& step) {
+      const sim::StepEdge &to = plan.out[i & 1], &from = plan.in[i & 1];
+      const int64_t sb = to.block(i, n), rb = from.block(i, n);
+      if (sb >= 0) step = send_step(to.peer, {sb});
+      if (rb >= 0) step = with_recv(std::move(step), from.peer, {rb});
+    });
+  });
 }
 
 // scatter-allgather (bcast_scatter_allgather.cpp): B = p blocks, block v
@@ -158,26 +157,29 @@ Plan bcast_scatter_allgather(int64_t p, int64_t root, int64_t blocks) {
     throw std::invalid_argument("scatter-allgather cuts the message into p blocks: blocks must be p = " +
                                 std::to_string(p));
   const Rooted ranks{p, root};
-  return {bcast_header(p, root, blocks), [=](int64_t rank) {
-            std::vector<Step> steps;
-            if (p == 1) return steps;
-            const int64_t v = ranks.virt(rank);
-            auto ring = [&](int64_t u) { return (u % p + p) % p; };
-            int64_t mask = 1;
-            for (; mask < p; mask <<= 1) {
-              if (v & mask) {
-                steps.push_back(recv_step(ranks.real(v - mask), block_run(v, std::min(mask, p - v))));
-                break;
-              }
-            }
-            for (mask >>= 1; mask > 0; mask >>= 1)
-              if (v + mask < p)
-                steps.push_back(send_step(ranks.real(v + mask), block_run(v + mask, std::min(mask, p - v - mask))));
-            for (int64_t i = 0; i < p - 1; ++i)
-              steps.push_back(with_recv(send_step(ranks.real(ring(v + 1)), {ring(v - i)}), ranks.real(ring(v - 1)),
-                                        {ring(v - i - 1)}));
-            return steps;
-          }};
+  return streamed(bcast_header(p, root, blocks), [=](int64_t rank) {
+    const int64_t v = ranks.virt(rank);
+    std::vector<Step> scatter;  // at most ⌈log2 p⌉ steps
+    int64_t mask = 1;
+    for (; mask < p; mask <<= 1) {
+      if (v & mask) {
+        scatter.push_back(recv_step(ranks.real(v - mask), block_run(v, std::min(mask, p - v))));
+        break;
+      }
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+      if (v + mask < p) scatter.push_back(send_step(ranks.real(v + mask), block_run(v + mask, std::min(mask, p - v - mask))));
+    const auto first_ring = static_cast<int64_t>(scatter.size());
+    return rounds(0, p == 1 ? 0 : first_ring + p - 1, [=](int64_t i, Step& step) {
+      if (i < first_ring) {
+        step = scatter[static_cast<size_t>(i)];
+        return;
+      }
+      const auto ring = [p](int64_t u) { return (u % p + p) % p; };
+      const int64_t r = i - first_ring;
+      step = with_recv(send_step(ranks.real(ring(v + 1)), {ring(v - r)}), ranks.real(ring(v - 1)), {ring(v - r - 1)});
+    });
+  });
 }
 
 }  // namespace collsim::plan

@@ -12,7 +12,7 @@
 //   scan two-op-doubling, 1-doubling, 123-doubling: the exclusive plan and
 //       then a local W ⊕ V with no message; a plan has no local steps, and
 //       acc = W ⊕ V throughout fails where W alone is sent.
-//   ring for a non-commutative ⊕: see ring_reduce_scatter_steps.
+//   ring for a non-commutative ⊕: see ring_reduce_scatter_step.
 //   reduce/allreduce binary-blocks: see sim/algorithms/binary_blocks.cpp.
 //   the circulant and two-tree reductions, scan/exscan two-tree: not
 //       written yet.
@@ -91,21 +91,17 @@ std::vector<Step> recursive_doubling_steps(const Fold& f, int64_t blocks, int64_
 // plan is commutative. For a non-commutative ⊕ the MPI code keeps the
 // contributions of p − 1 .. r + 1 in a second accumulator (the one from
 // p − 1 stored, no ⊕) and joins the two with one ⊕ after the last step; a
-// plan has one acc per block and no local steps, so it cannot say that.
-std::vector<Step> ring_reduce_scatter_steps(int64_t p, int64_t r) {
-  std::vector<Step> steps;
-  for (int64_t i = 1; i < p; ++i) {
-    const int64_t to = (r + i) % p, from = (r - i + p) % p;
-    steps.push_back(with_recv(send_step(to, {to}), from, {r}, Combine::left));
-  }
-  return steps;
+// plan has one acc per block, so it cannot say that.
+// Rings are streamed (2(p − 1) steps per rank): step i = 1 .. p − 1.
+Step ring_reduce_scatter_step(int64_t p, int64_t r, int64_t i) {
+  const int64_t to = (r + i) % p, from = (r - i + p) % p;
+  return with_recv(send_step(to, {to}), from, {r}, Combine::left);
 }
 
 // ring_allgather: step i = 0 .. p − 2 passes block r − i to r + 1 and takes
 // block r − i − 1 from r − 1.
-void ring_allgather_steps(int64_t p, int64_t r, std::vector<Step>& steps) {
-  for (int64_t i = 0; i < p - 1; ++i)
-    steps.push_back(with_recv(send_step((r + 1) % p, {(r - i + p) % p}), (r - 1 + p) % p, {(r - i - 1 + p) % p}));
+Step ring_allgather_step(int64_t p, int64_t r, int64_t i) {
+  return with_recv(send_step((r + 1) % p, {(r - i + p) % p}), (r - 1 + p) % p, {(r - i - 1 + p) % p});
 }
 
 Header commutative_header(Collective c, int64_t p, int64_t root, int64_t blocks) {
@@ -117,7 +113,7 @@ Header commutative_header(Collective c, int64_t p, int64_t root, int64_t blocks)
 // Base segments [lo, hi) of halving-doubling (reduction_phases.hpp's Range).
 struct Range {
   int64_t lo, hi;
-  std::vector<int64_t> blocks() const { return block_run(lo, hi - lo); }
+  BlockList blocks() const { return block_run(lo, hi - lo); }
 };
 
 // halving_doubling.cpp's fold_halves on a paired rank (B = p'): the even one
@@ -263,28 +259,29 @@ Plan allreduce_recursive_doubling(int64_t p, int64_t, int64_t blocks) {
           [=](int64_t rank) { return recursive_doubling_steps(f, blocks, rank); }};
 }
 
-// ring (ring.cpp), commutative ⊕ only (see ring_reduce_scatter_steps):
+// ring (ring.cpp), commutative ⊕ only (see ring_reduce_scatter_step):
 // the reduce-scatter on B = p chunks, then every rank but the root sends
 // its chunk to the root, which receives them in rank order. 2(p − 1) steps
 // at the root, p at the others; chunks of m/p.
 Plan reduce_ring(int64_t p, int64_t root, int64_t) {
-  return {commutative_header(Collective::reduce, p, root, p), [=](int64_t rank) {
-            std::vector<Step> steps = ring_reduce_scatter_steps(p, rank);
-            if (rank != root) steps.push_back(send_step(root, {rank}));
-            for (int64_t from = 0; from < p && rank == root; ++from)
-              if (from != root) steps.push_back(recv_step(from, {from}));
-            return steps;
-          }};
+  return streamed(commutative_header(Collective::reduce, p, root, p), [=](int64_t rank) {
+    const int64_t gather = p == 1 ? 0 : rank == root ? p : 1;
+    return rounds(1, p + gather, [=](int64_t i, Step& s) {
+      if (i < p) s = ring_reduce_scatter_step(p, rank, i);
+      else if (rank != root) s = send_step(root, {rank});
+      else if (i - p != root) s = recv_step(i - p, {i - p});
+    });
+  });
 }
 
 // allreduce ring: the reduce-scatter, then the ring allgather: 2(p − 1)
 // MPI_Sendrecv steps of m/p, commutative ⊕ only.
 Plan allreduce_ring(int64_t p, int64_t, int64_t) {
-  return {commutative_header(Collective::allreduce, p, 0, p), [=](int64_t rank) {
-            std::vector<Step> steps = ring_reduce_scatter_steps(p, rank);
-            ring_allgather_steps(p, rank, steps);
-            return steps;
-          }};
+  return streamed(commutative_header(Collective::allreduce, p, 0, p), [=](int64_t rank) {
+    return rounds(1, 2 * p - 1, [=](int64_t i, Step& s) {
+      s = i < p ? ring_reduce_scatter_step(p, rank, i) : ring_allgather_step(p, rank, i - p);
+    });
+  });
 }
 
 // halving-doubling (halving_doubling.cpp), B = p' base segments, any ⊕:

@@ -364,7 +364,7 @@ TEST(PlanVerify, TextFormatRoundTrips) {
   EXPECT_EQ(again.str(), text.str());
   const std::vector<Step> rank0 = back.steps(0);
   ASSERT_EQ(rank0.size(), 1u);
-  EXPECT_EQ(rank0[0].send_blocks, (std::vector<int64_t>{2, 3, 0}));
+  EXPECT_EQ(rank0[0].send_blocks, (plan::BlockList{2, 3, 0}));
   EXPECT_EQ(rank0[0].send_value, Value::acc_op_input);
   EXPECT_EQ(rank0[0].combine, Combine::right);
 }

@@ -158,9 +158,10 @@ class DataFlow {
       const Step* s = x.current();
       if (!s || (s->send_to >= 0 && !x.sent) || (s->recv_from >= 0 && !x.received)) continue;
       if (s->send_to < 0 && s->recv_from < 0) throw std::runtime_error("an empty step");
-      for (size_t i = 0; i < s->recv_blocks.size(); ++i) {
-        Runs& acc = x.acc[s->recv_blocks[i]];
-        const Runs& in = x.incoming[i];
+      size_t i = 0;
+      for (const int64_t b : s->recv_blocks) {
+        Runs& acc = x.acc[b];
+        const Runs& in = x.incoming[i++];
         const bool c = h_.commutative;
         acc = s->combine == Combine::store ? in : s->combine == Combine::left ? join(in, acc, c) : join(acc, in, c);
       }
@@ -354,7 +355,7 @@ bool same_steps(const std::vector<Step>& a, const std::vector<Step>& b) {
 TEST(PlanText, WrittenAndReadBackGivesTheSameSteps) {
   for (Collective c : kCollectives) {
     for (const std::string& name : plan::plan_algorithms(c)) {
-      const int64_t p = 13, root = c == Collective::bcast || c == Collective::reduce ? 5 : 0;
+      const int64_t p = 13, root = rooted(c) ? 5 : 0;
       const plan::Cut cut = plan::find_plan_algorithm(c, name).cut;
       const Plan built = plan::build_plan(c, name, p, root, plan::cut_blocks(cut, p) > 1 ? plan::cut_blocks(cut, p) : 3);
       std::stringstream text;
@@ -367,6 +368,64 @@ TEST(PlanText, WrittenAndReadBackGivesTheSameSteps) {
       for (int64_t r = 0; r < p; ++r) EXPECT_TRUE(same_steps(read.steps(r), built.steps(r))) << name << " rank " << r;
     }
   }
+}
+
+// A step's block list keeps the listed order in runs: consecutive blocks
+// join, a step back or a gap starts a new run, and equality is by blocks.
+TEST(PlanBlockList, RunsKeepOrderAndJoinNeighbours) {
+  const plan::BlockList list{4, 5, 6, 0, 2, 3, 3};
+  ASSERT_EQ(list.runs().size(), 4u);
+  EXPECT_EQ(list.runs()[0].first, 4);
+  EXPECT_EQ(list.runs()[0].count, 3);
+  EXPECT_EQ(list.runs()[2].first, 2);
+  EXPECT_EQ(list.runs()[2].count, 2);
+  EXPECT_EQ(list.size(), 7);
+  EXPECT_EQ(std::vector<int64_t>(list.begin(), list.end()), (std::vector<int64_t>{4, 5, 6, 0, 2, 3, 3}));
+  EXPECT_EQ(plan::to_string(list), "4-6,0,2-3,3");
+  EXPECT_EQ(plan::BlockList::range(8, 1 << 20).runs().size(), 1u);
+  EXPECT_EQ(plan::BlockList::range(0, 3), (plan::BlockList{0, 1, 2}));
+  EXPECT_NE(plan::BlockList::range(0, 3), (plan::BlockList{0, 2, 1}));
+  EXPECT_TRUE(plan::BlockList{}.empty());
+}
+
+// A streamed plan hands out exactly the steps it lists; a plan without a
+// stream hands out its listed steps in turn.
+TEST(PlanStream, SourceGivesTheListedSteps) {
+  size_t streamed = 0;
+  for (Collective c : kCollectives) {
+    for (const std::string& name : plan::plan_algorithms(c)) {
+      const int64_t p = 11, root = rooted(c) ? 4 : 0;
+      const plan::Cut cut = plan::find_plan_algorithm(c, name).cut;
+      const Plan built = plan::build_plan(c, name, p, root, cut == plan::Cut::pipelined ? 6 : plan::cut_blocks(cut, p));
+      streamed += built.stream != nullptr;
+      for (int64_t r = 0; r < p; ++r) {
+        std::vector<Step> drained;
+        const plan::StepSource next = built.source(r);
+        for (Step s; next(s);) drained.push_back(s);
+        EXPECT_TRUE(same_steps(drained, built.steps(r))) << name << " rank " << r;
+      }
+    }
+  }
+  // The pipelines and rings: n or p steps per rank.
+  EXPECT_GE(streamed, 7u);
+}
+
+// Rotating a root-0 plan to root 3 renames every peer (rank r plays
+// r − 3 mod p) and declares the plan commutative.
+TEST(PlanStream, RotatedRenamesPeers) {
+  const Plan base = plan::build_plan(Collective::reduce, "binary-tree", 5, 0, 1);
+  const Plan moved = plan::rotated(base, 3);
+  EXPECT_EQ(moved.header.root, 3);
+  EXPECT_TRUE(moved.header.commutative);
+  // Root-0 tree on 5 ranks: 1 → 0, 3 → 2, 2 → 0, 4 → 0. Rotated: rank 3
+  // (virtual 0) receives from 4, 0 and 2; rank 0 (virtual 2) from 1, then sends to 3.
+  std::vector<int64_t> from_root;
+  for (const Step& s : moved.steps(3)) from_root.push_back(s.recv_from);
+  EXPECT_EQ(from_root, (std::vector<int64_t>{4, 0, 2}));
+  const std::vector<Step> v2 = moved.steps(0);
+  ASSERT_EQ(v2.size(), 2u);
+  EXPECT_EQ(v2[0].recv_from, 1);
+  EXPECT_EQ(v2[1].send_to, 3);
 }
 
 std::string goal(Collective c, const std::string& name, int64_t p, int64_t blocks, int64_t bytes) {

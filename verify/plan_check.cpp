@@ -151,7 +151,7 @@ class StepTable {
   }
 
   // Checks one half (peer and blocks) and appends its blocks; their start.
-  int64_t append(int64_t r, int64_t k, int64_t peer, const std::vector<int64_t>& blocks, const char* half) {
+  int64_t append(int64_t r, int64_t k, int64_t peer, const plan::BlockList& blocks, const char* half) {
     if (peer < -1 || peer >= h_.p || peer == r)
       broken(h_, r, k, -1, "peer-range", std::string(half) + " peer " + str(peer) + " is not another rank of p = " + str(h_.p));
     if ((peer == -1) != blocks.empty())
@@ -162,7 +162,7 @@ class StepTable {
         broken(h_, r, k, b, "block-range", std::string(half) + " block " + str(b) + " is not in 0.." + str(h_.blocks - 1));
       blocks_.push_back(b);
     }
-    std::vector<int64_t> sorted(blocks);
+    std::vector<int64_t> sorted(blocks.begin(), blocks.end());
     std::sort(sorted.begin(), sorted.end());
     const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
     if (twice != sorted.end()) broken(h_, r, k, *twice, "block-list", std::string(half) + " lists the block twice");
@@ -179,9 +179,9 @@ void check_header(const Header& h) {
   auto bad = [&h](const std::string& why) { broken(h, -1, -1, -1, "header", why); };
   if (h.p < 1) bad("p = " + str(h.p) + " < 1");
   if (h.blocks < 1) bad("blocks = " + str(h.blocks) + " < 1");
-  const bool rooted = h.collective == Collective::bcast || h.collective == Collective::reduce;
-  if (h.root < 0 || h.root >= h.p || (!rooted && h.root != 0))
-    bad("root " + str(h.root) + (rooted ? " is not a rank" : " must be 0: the collective has no root"));
+  const bool has_root = rooted(h.collective);
+  if (h.root < 0 || h.root >= h.p || (!has_root && h.root != 0))
+    bad("root " + str(h.root) + (has_root ? " is not a rank" : " must be 0: the collective has no root"));
   if (plan::per_segment(h.collective) && h.blocks % h.p != 0)
     bad("blocks = " + str(h.blocks) + " is not a multiple of p");
   if (h.p > kMaxPlanRanks || h.blocks > kMaxPlanValues / h.p)

@@ -63,7 +63,7 @@ int verify_builders(Collective c, const std::vector<std::string>& names, cli::Ra
     Worst worst;
     for (int64_t p = range.lo; p <= range.hi; ++p) {
       progress.update(double(p - range.lo) / double(range.hi - range.lo + 1), name + " p = " + std::to_string(p));
-      const int64_t r = c == Collective::bcast || c == Collective::reduce ? std::min(root, p - 1) : 0;
+      const int64_t r = rooted(c) ? std::min(root, p - 1) : 0;
       for (int64_t blocks : block_counts(a, p, pipelined)) {
         const PlanReport rep = check_plan(plan::build_plan(c, name, p, r, blocks));
         if (rep.failure) {

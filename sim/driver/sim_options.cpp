@@ -217,8 +217,8 @@ void read_plan_files(const std::vector<std::string>& paths, Collective c, SimReq
     if (h.collective != c || h.p != req.p)
       throw cli::UsageError("plan file '" + path + "' is for " + collective_name(h.collective) + " at p = " +
                             std::to_string(h.p) + ", not " + collective_name(c) + " at p = " + std::to_string(req.p));
-    const bool rooted = c == Collective::bcast || c == Collective::reduce;
-    if (rooted && h.root != req.roots.front())
+    const bool has_root = rooted(c);
+    if (has_root && h.root != req.roots.front())
       throw cli::UsageError("plan file '" + path + "' has root " + std::to_string(h.root) + ", --root says " +
                             std::to_string(req.roots.front()));
     req.plans.push_back({fs::absolute(path).string(), c});

@@ -87,7 +87,7 @@ Candidate plan_candidate(const std::string& path, const HarnessArgs& a, int p) {
                                 std::to_string(h.p) + ", not " + collective_name(a.collective) + " at p = " +
                                 std::to_string(p));
   for (int64_t root : a.roots)
-    if ((h.collective == Collective::bcast || h.collective == Collective::reduce) && root != h.root)
+    if (rooted(h.collective) && root != h.root)
       throw std::invalid_argument("plan '" + path + "' has root " + std::to_string(h.root) + ", the case root " +
                                   std::to_string(root));
   return {plan_row_name(path), nullptr, pl};
