@@ -18,6 +18,7 @@
 // Limits: any p, any count, n ≥ 1. Memory: as two-tree reduce.
 #ifdef COLLSIM_RANK
 #include "collective.hpp"
+#include "plan_executor.hpp"
 #endif  // COLLSIM_RANK
 #include "two_tree_pipeline.hpp"
 #ifdef COLLSIM_RANK
@@ -26,9 +27,6 @@
 
 namespace collsim::sim {
 
-#ifdef COLLSIM_RANK
-void bcast_two_tree(const CollArgs& a);
-#endif  // COLLSIM_RANK
 double model_bcast_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
 
 #ifdef COLLSIM_RANK
@@ -46,7 +44,7 @@ void allreduce_two_tree(const CollArgs& a) {
   }
   copy_real(acc, a.sendbuf, a.bytes);
   two_tree_reduce(to_last, p - 1, acc, static_cast<char*>(a.buf));
-  bcast_two_tree(to_last);
+  run_catalog_plan(Collective::bcast, "two-tree", to_last);
 }
 #endif  // COLLSIM_RANK
 

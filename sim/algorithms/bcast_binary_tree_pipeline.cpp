@@ -4,7 +4,10 @@
 // Cost: 2(n − 1)T + max_v path(v)·T with T = α + β⌈m/n⌉, a left edge costing
 // T and a right edge 2T (the parent sends to its left child first); about
 // 2(n − 1 + ⌊log2 p⌋)T. For p = 2 the root has one child: nT.
-// Limits: any p, any root, any n ≥ 1; no ⊕. Memory: none beyond the buffer.
+// Limits: any p, any root, any n ≥ 1; no ⊕. Memory: the rank's steps and one
+// message buffer each way (the executor).
+// Runs as its plan (schedules/plans_bcast.cpp) through the plan executor
+// (sim/rank/plan_executor.hpp); this file holds its cost model.
 #include "circulant.hpp"
 #include "tree_pipeline.hpp"
 
@@ -12,18 +15,6 @@
 #include <vector>
 
 namespace collsim::sim {
-
-#ifdef COLLSIM_RANK
-void bcast_binary_tree_pipeline(const CollArgs& a) {
-  int p = 0, rank = 0;
-  MPI_Comm_size(a.comm, &p);
-  MPI_Comm_rank(a.comm, &rank);
-  const int64_t r = virtual_rank(rank, a.root, p);
-  const int64_t children[2] = {2 * r + 1, 2 * r + 2};
-  const int count = static_cast<int>(std::clamp<int64_t>(p - children[0], 0, 2));
-  tree_pipeline(a, p, r == 0 ? -1 : (r - 1) / 2, children, count);
-}
-#endif  // COLLSIM_RANK
 
 double model_bcast_binary_tree_pipeline(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   // path(v) = path(parent) + 1 for a left child (odd v), + 2 for a right child.

@@ -7,16 +7,15 @@
 // sends, then (p − 1)(α + βc) for the ring: ≈ (q + p − 1)α + 2βm. The model
 // sums the root's actual scatter messages and the ring steps (with SMPI's
 // envelope); it ignores the overlap of ring steps with late scatter leaves.
-// Limits: any p, any root; no ⊕. Memory: none beyond the buffer.
+// Limits: any p, any root; no ⊕. Memory: the rank's steps and one
+// message buffer each way (the executor).
+// Runs as its plan (schedules/plans_bcast.cpp) through the plan executor
+// (sim/rank/plan_executor.hpp); this file holds its cost model.
 #include <algorithm>
 
 #include "blocks.hpp"
 #include "catalog.hpp"
 #include "circulant.hpp"
-#ifdef COLLSIM_RANK
-#include "collective.hpp"
-#endif  // COLLSIM_RANK
-
 namespace collsim::sim {
 
 namespace {
@@ -28,37 +27,6 @@ Span pieces(int64_t bytes, int64_t p, int64_t first, int64_t count) {
 }
 
 }  // namespace
-
-#ifdef COLLSIM_RANK
-void bcast_scatter_allgather(const CollArgs& a) {
-  int p = 0, rank = 0;
-  MPI_Comm_size(a.comm, &p);
-  MPI_Comm_rank(a.comm, &rank);
-  if (a.bytes == 0 || p == 1) return;
-  const int64_t r = virtual_rank(rank, a.root, p);
-  auto real = [&](int64_t v) { return static_cast<int>(real_rank((v + p) % p, a.root, p)); };
-  // Scatter: r's subtree is [r, r + lowbit(r)) ∩ [0, p).
-  int64_t mask = 1;
-  for (; mask < p; mask <<= 1) {
-    if (r & mask) {
-      const Span s = pieces(a.bytes, p, r, std::min(mask, p - r));
-      MPI_Recv(at(a.buf, s.begin), s.count(), MPI_BYTE, real(r - mask), 0, a.comm, MPI_STATUS_IGNORE);
-      break;
-    }
-  }
-  for (mask >>= 1; mask > 0; mask >>= 1) {
-    if (r + mask >= p) continue;
-    const Span s = pieces(a.bytes, p, r + mask, std::min(mask, p - r - mask));
-    MPI_Send(at(a.buf, s.begin), s.count(), MPI_BYTE, real(r + mask), 0, a.comm);
-  }
-  // Ring allgather: in step i, pass piece r − i on and take piece r − i − 1.
-  for (int64_t i = 0; i < p - 1; ++i) {
-    const Span out = pieces(a.bytes, p, (r - i + p) % p, 1), in = pieces(a.bytes, p, (r - i - 1 + p) % p, 1);
-    MPI_Sendrecv(at(a.buf, out.begin), out.count(), MPI_BYTE, real(r + 1), 1, at(a.buf, in.begin), in.count(),
-                 MPI_BYTE, real(r - 1), 1, a.comm, MPI_STATUS_IGNORE);
-  }
-}
-#endif  // COLLSIM_RANK
 
 double model_bcast_scatter_allgather(const Net& net, int64_t p, int64_t bytes, int64_t) {
   if (bytes == 0 || p == 1) return 0;

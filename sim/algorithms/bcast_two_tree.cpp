@@ -45,7 +45,8 @@
 // Code: the per-rank plan (lags, edges per parity) and S live in
 // two_tree_steps.{hpp,cpp}, shared with two-tree reduce and allreduce.
 // Limits: any p, any root, any n ≥ 1; no ⊕; needs full duplex to reach the
-// cost. Memory: none beyond the buffer; O(log² p) setup per rank (a rank's
+// cost. Memory: O(n) steps per rank, one block each way for the
+// messages; O(log² p) setup per rank (a rank's
 // lag walks up its two trees); the model visits all p ranks, O(p log p).
 //
 // Reading the paper (§2, the paragraph after step 5 of the construction):
@@ -74,39 +75,14 @@
 //   step 4:          2→3 b2   3→1 b3   1→0 b1
 //   step 5:                   0→1 b2   1→2 b3
 //   step 6:                            1→0 b3
+// Runs as its plan (schedules/plans_bcast.cpp) through the plan executor
+// (sim/rank/plan_executor.hpp); this file holds its cost model.
 #include <algorithm>
 
 #include "catalog.hpp"
-#ifdef COLLSIM_RANK
-#include "collective.hpp"
-#endif  // COLLSIM_RANK
 #include "two_tree_steps.hpp"
 
 namespace collsim::sim {
-
-#ifdef COLLSIM_RANK
-void bcast_two_tree(const CollArgs& a) {
-  int p = 0, rank = 0;
-  MPI_Comm_size(a.comm, &p);
-  MPI_Comm_rank(a.comm, &rank);
-  if (p == 1 || a.bytes == 0) return;
-  const int64_t n = a.blocks;
-  const TwoTree tt(p, a.root);
-  // Whole elements per block when the allreduce broadcasts its result.
-  int unit = 1;
-  MPI_Type_size(a.type, &unit);
-  for_each_busy_step(two_tree_bcast_plan(tt, rank, n), n, [&](const Step& st) {
-    const int64_t sb = st.send_block, rb = st.recv_block;
-    const StepEdge &to = st.to, &from = st.from;
-    const Span out = block_span(a.bytes, unit, n, std::max<int64_t>(sb, 0));
-    const Span in = block_span(a.bytes, unit, n, std::max<int64_t>(rb, 0));
-    MPI_Sendrecv(at(a.buf, out.begin), sb < 0 ? 0 : out.count(), MPI_BYTE,
-                 sb < 0 ? MPI_PROC_NULL : static_cast<int>(to.peer), 0, at(a.buf, in.begin),
-                 rb < 0 ? 0 : in.count(), MPI_BYTE, rb < 0 ? MPI_PROC_NULL : static_cast<int>(from.peer), 0,
-                 a.comm, MPI_STATUS_IGNORE);
-  });
-}
-#endif  // COLLSIM_RANK
 
 double model_bcast_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   if (p < 2 || bytes == 0) return 0;

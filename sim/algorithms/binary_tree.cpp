@@ -13,60 +13,30 @@
 // ⊕ when rooted at rank 0. For another root a commutative ⊕ runs the tree on
 // ranks rotated to the root; a non-commutative one reduces to rank 0, which
 // sends the result to the root (one more α + mβ; not in the model, which is
-// the commutative or root-0 case). Any count. Memory: two vectors of m.
-#include "binomial_tree.hpp"
+// the commutative or root-0 case). Any count. Memory: the executor's: a vector of m
+// (non-roots) and one message buffer each way.
+// Runs as its plan (schedules/plans_reduce.cpp) through the plan executor
+// (sim/rank/plan_executor.hpp).
 #include "circulant.hpp"
 #include "reduction_phases.hpp"
+#ifdef COLLSIM_RANK
+#include "plan_builders.hpp"
+#include "plan_executor.hpp"
+#endif  // COLLSIM_RANK
 
 namespace collsim::sim {
-
-#ifdef COLLSIM_RANK
-void bcast_binomial(const CollArgs&);
-#endif  // COLLSIM_RANK
 
 using namespace phases;
 
 #ifdef COLLSIM_RANK
-namespace {
-
-// Reduces every input into acc at (real) rank `top`, rotating ranks by `top`;
-// top is 0 unless ⊕ commutes.
-void tree_reduce(const Red& red, int top, char* acc) {
-  const int64_t p = red.p, v = virtual_rank(red.rank, top, p);
-  const Span all{0, red.a.bytes};
-  Scratch tmp(red.a, Scratch::Kind::vector, red.a.bytes);
-  for (int64_t d = 1; d < binomial_child_span(v, p); d <<= 1) {  // smallest subtree first
-    if (v + d < p) {
-      red.recv(tmp.data(), all, static_cast<int>(real_rank(v + d, top, p)));
-      red.append(acc, tmp.data(), all);
-    }
-  }
-  if (v != 0) red.send(acc, all, static_cast<int>(real_rank(binomial_parent(v), top, p)));
-}
-
-}  // namespace
-
+// The root-0 plan, or for a commutative ⊕ and another root the same tree on
+// ranks rotated to the root (no extra message to the root).
 void reduce_binary_tree(const CollArgs& a) {
-  const Red red(a);
-  if (a.count == 0) return;
-  const int top = red.commutative() ? a.root : 0;
-  Scratch scratch;
-  char* acc = working_copy(red, red.rank == a.root ? a.buf : nullptr, scratch);
-  tree_reduce(red, top, acc);
-  if (top == a.root) return;
-  const Span all{0, a.bytes};
-  if (red.rank == top) red.send(acc, all, a.root);
-  if (red.rank == a.root) red.recv(acc, all, top);
-}
-
-void allreduce_binary_tree(const CollArgs& a) {
-  const Red red(a);
-  if (a.count == 0) return;
-  Scratch unused;
-  tree_reduce(red, 0, working_copy(red, a.buf, unused));
-  CollArgs bcast{a.buf, a.bytes, 0, a.comm, 1};
-  bcast.scale = a.scale;
-  bcast_binomial(bcast);
+  int p = 1, commutative = 0;
+  MPI_Comm_size(a.comm, &p);
+  MPI_Op_commutative(a.op, &commutative);
+  if (!commutative || a.root == 0) return run_catalog_plan(Collective::reduce, "binary-tree", a);
+  run_plan(plan::rotated(plan::build_plan(Collective::reduce, "binary-tree", p, 0, 1), a.root), a);
 }
 #endif  // COLLSIM_RANK
 

@@ -20,7 +20,10 @@
 // α + 2bβ (see reduction_phases.hpp).
 // Limits: any p, any root; ⊕ need not be commutative (every combine is
 // (lower ranks) ⊕ (higher ranks), see reduction_phases.hpp); any count,
-// including count < p (empty segments) and 0. Memory: two vectors of m.
+// including count < p (empty segments) and 0. Memory: the executor's: a vector of m
+// (non-roots) and one message buffer each way.
+// Runs as its plan (schedules/plans_reduce.cpp) through the plan executor
+// (sim/rank/plan_executor.hpp); this file holds its cost model.
 #include "reduction_phases.hpp"
 
 namespace collsim::sim {
@@ -28,30 +31,6 @@ namespace collsim::sim {
 using namespace phases;
 
 namespace {
-
-#ifdef COLLSIM_RANK
-// Runs the pre-step on a paired rank: afterwards the survivor's acc holds the
-// pair's ⊕ over the whole vector. Halves are base segments [0, p'/2), [p'/2, p').
-void fold_halves(const Red& red, const Fold& f, char* acc, char* tmp) {
-  const bool even = red.rank % 2 == 0;
-  const int partner = red.rank ^ 1;
-  const Span first = red.bytes(0, f.pow2 / 2), second = red.bytes(f.pow2 / 2, f.pow2);
-  const Span keep = even ? first : second;
-  red.sendrecv(acc, even ? second : first, tmp, keep, partner);
-  red.combine(acc, tmp, keep, even);
-  if (f.survives(red.rank))
-    red.recv(acc, even ? second : first, partner);
-  else
-    red.send(acc, keep, partner);
-}
-
-// The reduce-scatter on the p' survivors; returns the range this rank holds.
-Range scatter(const Red& red, const Fold& f, char* acc, char* tmp) {
-  if (f.paired(red.rank)) fold_halves(red, f, acc, tmp);
-  if (!f.survives(red.rank)) return {0, 0};
-  return halving_reduce_scatter(red, survivors(f), f.virt(red.rank), acc, tmp);
-}
-#endif  // COLLSIM_RANK
 
 double scatter_model(const Net& net, int64_t p, int64_t bytes) {
   const Fold f(p, -1);
@@ -62,34 +41,6 @@ double scatter_model(const Net& net, int64_t p, int64_t bytes) {
 }
 
 }  // namespace
-
-#ifdef COLLSIM_RANK
-void allreduce_halving_doubling(const CollArgs& a) {
-  int p = 0;
-  MPI_Comm_size(a.comm, &p);
-  const Fold f(p, -1);
-  const Red red(a, f.pow2);
-  if (a.count == 0) return;
-  Scratch unused, tmp(a, Scratch::Kind::vector, a.bytes);
-  char* acc = working_copy(red, a.buf, unused);
-  const Range mine = scatter(red, f, acc, tmp.data());
-  if (f.survives(red.rank)) doubling_allgather(red, survivors(f), f.virt(red.rank), mine, acc);
-  unfold(red, f, acc);
-}
-
-void reduce_halving_doubling(const CollArgs& a) {
-  int p = 0;
-  MPI_Comm_size(a.comm, &p);
-  const Fold f(p, a.root);
-  const Red red(a, f.pow2);
-  if (a.count == 0) return;
-  Scratch scratch, tmp(a, Scratch::Kind::vector, a.bytes);
-  char* acc = working_copy(red, red.rank == a.root ? a.buf : nullptr, scratch);
-  const Range mine = scatter(red, f, acc, tmp.data());
-  if (f.survives(red.rank))
-    binomial_gather(red, survivors(f), f.virt(red.rank), f.virt(a.root), mine, acc);
-}
-#endif  // COLLSIM_RANK
 
 double model_allreduce_halving_doubling(const Net& net, int64_t p, int64_t bytes, int64_t) {
   if (bytes == 0 || p == 1) return 0;

@@ -16,7 +16,10 @@
 // (with SMPI's envelope; on half-duplex links every exchange costs α + 2mβ).
 // Reduce is the same without the send-back.
 // Limits: any p, any root; ⊕ need not be commutative; any count.
-// Memory: two vectors of m.
+// Memory: the executor's: a vector of m
+// (non-roots) and one message buffer each way.
+// Runs as its plan (schedules/plans_reduce.cpp) through the plan executor
+// (sim/rank/plan_executor.hpp); this file holds its cost model.
 #include "reduction_phases.hpp"
 
 namespace collsim::sim {
@@ -24,25 +27,6 @@ namespace collsim::sim {
 using namespace phases;
 
 namespace {
-
-#ifdef COLLSIM_RANK
-// Leaves the ⊕ of all inputs in acc on every survivor of f.
-void fold_and_double(const Red& red, const Fold& f, char* acc, char* tmp) {
-  const Span all{0, red.a.bytes};
-  if (f.paired(red.rank)) {
-    const int partner = red.rank ^ 1;
-    if (!f.survives(red.rank)) return red.send(acc, all, partner);
-    red.recv(tmp, all, partner);
-    red.combine(acc, tmp, all, partner > red.rank);
-  }
-  const Group g = survivors(f);
-  const int64_t v = f.virt(red.rank);
-  for (int64_t d = 1; d < g.size; d <<= 1) {
-    red.sendrecv(acc, all, tmp, all, g.real(v ^ d));
-    red.combine(acc, tmp, all, (v & d) == 0);
-  }
-}
-#endif  // COLLSIM_RANK
 
 double doubling_model(const Net& net, int64_t p, int64_t bytes) {
   const Fold f(p, -1);
@@ -53,30 +37,6 @@ double doubling_model(const Net& net, int64_t p, int64_t bytes) {
 }
 
 }  // namespace
-
-#ifdef COLLSIM_RANK
-void allreduce_recursive_doubling(const CollArgs& a) {
-  int p = 0;
-  MPI_Comm_size(a.comm, &p);
-  const Fold f(p, -1);
-  const Red red(a);
-  if (a.count == 0) return;
-  Scratch unused, tmp(a, Scratch::Kind::vector, a.bytes);
-  char* acc = working_copy(red, a.buf, unused);
-  fold_and_double(red, f, acc, tmp.data());
-  unfold(red, f, acc);
-}
-
-void reduce_recursive_doubling(const CollArgs& a) {
-  int p = 0;
-  MPI_Comm_size(a.comm, &p);
-  const Fold f(p, a.root);
-  const Red red(a);
-  if (a.count == 0) return;
-  Scratch scratch, tmp(a, Scratch::Kind::vector, a.bytes);
-  fold_and_double(red, f, working_copy(red, red.rank == a.root ? a.buf : nullptr, scratch), tmp.data());
-}
-#endif  // COLLSIM_RANK
 
 double model_allreduce_recursive_doubling(const Net& net, int64_t p, int64_t bytes, int64_t) {
   if (bytes == 0 || p == 1) return 0;

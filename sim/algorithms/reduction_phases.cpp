@@ -67,19 +67,6 @@ char* working_copy(const Red& red, void* buf, Scratch& scratch) {
 Fold::Fold(int64_t p_, int root_) : p(p_), pow2(int64_t{1} << floor_log2(p_)), r(p_ - pow2), root(root_) {}
 
 #ifdef COLLSIM_RANK
-Group survivors(const Fold& f) {
-  return {f.pow2, [&f](int64_t v) { return f.real(v); }};
-}
-
-void unfold(const Red& red, const Fold& f, char* acc) {
-  if (!f.paired(red.rank)) return;
-  const Span all{0, red.a.bytes};
-  if (f.survives(red.rank))
-    red.send(acc, all, red.rank ^ 1);
-  else
-    red.recv(acc, all, red.rank ^ 1);
-}
-
 Range halving_reduce_scatter(const Red& red, const Group& g, int64_t v, char* acc, char* tmp) {
   Range mine{0, red.nseg};
   for (int64_t d = 1; d < g.size; d <<= 1) {

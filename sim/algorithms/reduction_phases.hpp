@@ -1,6 +1,8 @@
 // The phases Rabenseifner's reductions (seed 004 §2.3–2.7) are built from,
-// shared by binary-tree, recursive-doubling, halving-doubling, binary-blocks
-// and ring (each in its own file, reduce and allreduce side by side):
+// shared by the MPI code of binary-blocks and ring and the cost models of
+// binary-tree, recursive-doubling and halving-doubling (each in its own
+// file, reduce and allreduce side by side; the last three run as plans:
+// schedules/plans_reduce.cpp):
 //
 //   Red                 one rank's view: p, rank, element size, ⊕ in rank order
 //   Fold                §2.5's pre-step renumbering for p = p' + r
@@ -96,12 +98,6 @@ struct Group {
   int64_t size;
   std::function<int(int64_t)> real;
 };
-
-// The survivors of a Fold as a group (f must outlive the group).
-Group survivors(const Fold& f);
-// Allreduce's last step after a Fold: survivors send the result to their
-// removed partner.
-void unfold(const Red& red, const Fold& f, char* acc);
 
 struct Range {
   int64_t lo, hi;  // base segments

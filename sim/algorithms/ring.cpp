@@ -16,10 +16,14 @@
 // not in the model). Any count; chunks may be empty.
 // Memory: two scratch vectors of m besides the result (only the own chunk's
 // bytes of them are used).
-// Plan (schedules/plans_reduce.cpp): only the commutative path, which keeps
-// one accumulator; the second accumulator and its ⊕ after the last step have
-// no plan form (one acc per block, no local steps).
+// Plan (schedules/plans_reduce.cpp): a commutative ⊕ runs the plan of the
+// commutative path, which keeps one accumulator, through the plan executor;
+// the order-keeping path below needs a second accumulator and a ⊕ after the
+// last step, which have no plan form (one acc per block).
 #include "reduction_phases.hpp"
+#ifdef COLLSIM_RANK
+#include "plan_executor.hpp"
+#endif  // COLLSIM_RANK
 
 namespace collsim::sim {
 
@@ -30,6 +34,7 @@ void allreduce_ring(const CollArgs& a) {
   int p = 0;
   MPI_Comm_size(a.comm, &p);
   const Red red(a, p);
+  if (red.commutative()) return run_catalog_plan(Collective::allreduce, "ring", a);
   if (a.count == 0) return;
   Scratch unused;
   char* acc = working_copy(red, a.buf, unused);
@@ -41,6 +46,7 @@ void reduce_ring(const CollArgs& a) {
   int p = 0;
   MPI_Comm_size(a.comm, &p);
   const Red red(a, p);
+  if (red.commutative()) return run_catalog_plan(Collective::reduce, "ring", a);
   if (a.count == 0) return;
   Scratch scratch;
   char* acc = working_copy(red, red.rank == a.root ? a.buf : nullptr, scratch);

@@ -14,17 +14,9 @@
 
 #include "catalog.hpp"
 
-#ifdef COLLSIM_RANK
-#include "collective.hpp"
-#endif
-
 namespace collsim::sim {
 
 // c(n − 1)T + longest·T with T = net.message(⌈m/n⌉); 0 for p = 1 or m = 0.
 double tree_pipeline_model(const Net& net, int64_t bytes, int64_t blocks, int root_children, int64_t longest_path);
-
-#ifdef COLLSIM_RANK
-void tree_pipeline(const CollArgs& a, int64_t p, int64_t parent, const int64_t* children, int nchildren);
-#endif  // COLLSIM_RANK
 
 }  // namespace collsim::sim

@@ -7,19 +7,23 @@ namespace collsim::sim {
 
 // The models, declared from the list: algorithms/<file>.cpp defines each.
 #define COLLSIM_OURS(coll, name, id, limits, what) double model_##id(const Net&, int64_t, int64_t, int64_t);
+#define COLLSIM_PLAN COLLSIM_OURS
 #define COLLSIM_BUILTIN(coll, name, limits, what)
 #include "algorithms.def"
 #undef COLLSIM_OURS
+#undef COLLSIM_PLAN
 #undef COLLSIM_BUILTIN
 
 namespace {
 
 const std::vector<Algorithm> kAlgorithms = {
 #define COLLSIM_OURS(coll, name, id, limits, what) {name, Collective::coll, (limits), model_##id, what},
+#define COLLSIM_PLAN(coll, name, id, limits, what) {name, Collective::coll, kPlan | (limits), model_##id, what},
 #define COLLSIM_BUILTIN(coll, name, limits, what) \
   {"smpi:" name, Collective::coll, kSmpiBuiltin | (limits), nullptr, "SimGrid built-in: " what},
 #include "algorithms.def"
 #undef COLLSIM_OURS
+#undef COLLSIM_PLAN
 #undef COLLSIM_BUILTIN
 };
 

@@ -62,6 +62,7 @@ enum Limit : unsigned {
   kCommutative = 1u << 1,   // needs a commutative ⊕: wrong results with matmul
   kSmpiBuiltin = 1u << 2,   // a SimGrid built-in, selected by --cfg=smpi/<collective>:<name>
   kExactModel = 1u << 3,    // the model equals the simulation on full-duplex alphabeta
+  kPlan = 1u << 4,          // runs its plan (schedules/plan_builders.hpp) through the plan executor
 };
 
 struct Algorithm {

@@ -3,167 +3,268 @@
 // when one half is absent), the step's blocks packed into one message in
 // the order listed, received blocks stored or combined (left: acc =
 // received ⊕ acc, right: acc = acc ⊕ received) with MPI_Reduce_local.
+// It runs our algorithms that are plans (COLLSIM_PLAN rows of
+// sim/catalog/algorithms.def) and plans from files.
 //
 // Buffers. acc is a full-length working vector (the caller's result buffer
 // where it is full length: bcast, allgatherv, allreduce, scan, exscan and the
 // reduce root); input is the caller's send buffer. Each block of acc is
 // either empty or holds a value; an empty block combined with anything
 // takes the other operand (the identity), which is how exscan starts.
+// Messages. Every listed half is sent, also when its blocks hold no bytes
+// (an empty message costs its latency, as the algorithms' own MPI code
+// did); a call whose vector is empty returns at once, as MPI does.
+// Scale mode. acc and the two message buffers are window memory
+// (window.hpp): acc at vector positions, messages packed. A message's
+// blocks are copied in runs of consecutive blocks, so a plan whose messages
+// list blocks in increasing vector order (every plan of ours) keeps each
+// window unit in the packed buffer's private prefix.
+// A message that is one contiguous range of acc goes straight from acc, or
+// into it where it is only stored, as an algorithm's own MPI code would.
 // Cost: the plan's steps; per step one message of the listed blocks and one
-// ⊕ per combined block. Memory: acc (m bytes, where the caller's buffer is
-// not full length), one message buffer each way, one block for acc ⊕ input.
-// Limits: contiguous types (as every algorithm of ours); not in scale mode
-// (the executor copies whole blocks, which scale mode's window buffers do
-// not hold).
+// ⊕ per combined run of blocks. Memory: acc (m bytes, where the caller's
+// buffer is not full length), a message buffer of the largest message each
+// way where messages are packed or combined, the rank's steps (runs of
+// blocks, not blocks: plan.hpp).
+// Limits: contiguous types (as every algorithm of ours).
 #include "plan_executor.hpp"
 
 #include <algorithm>
 #include <cstring>
-#include <stdexcept>
 #include <vector>
 
 #include "blocks.hpp"
+#include "plan_builders.hpp"
+#include "window.hpp"
 
 namespace collsim::sim {
 
 namespace {
 
-
 class Executor {
  public:
   Executor(const plan::Plan& plan, const CollArgs& a) : plan_(plan), a_(a) {
     MPI_Comm_rank(a.comm, &rank_);
+    MPI_Comm_size(a.comm, &p_);
     MPI_Type_size(a.type, &esize_);
-    if (plan.header.collective == Collective::bcast || plan.header.collective == Collective::allgatherv) esize_ = 1;
-    set_up_acc();
+    // Blocks are cut on whole elements (a bcast inside allreduce two-tree
+    // moves doubles); allgatherv's counts are bytes.
+    if (collective() == Collective::allgatherv) esize_ = 1;
+    set_up_segments();
   }
 
   void run() {
-    for (const plan::Step& s : plan_.steps(rank_)) step(s);
+    if (full_bytes_ == 0) return;
+    set_up_acc();
+    const plan::StepSource next = plan_.source(rank_);
+    for (plan::Step s; next(s);) step(s);
     finish();
   }
 
  private:
   Collective collective() const { return plan_.header.collective; }
+
+  // Where each rank's segment starts (allgatherv, reduce_scatter): the
+  // caller's displacements, else (MPI_Reduce_scatter has none) the counts'
+  // prefix sums; and the full vector's length.
+  void set_up_segments() {
+    if (!plan::per_segment(collective())) {
+      full_bytes_ = a_.bytes;
+      return;
+    }
+    int64_t units = 0;
+    for (int r = 0; r < p_; ++r) units += a_.counts[r];
+    full_bytes_ = units * esize_;
+    if (a_.displs != nullptr) {
+      displs_ = a_.displs;
+      return;
+    }
+    own_displs_.assign(static_cast<size_t>(p_), 0);
+    for (int r = 1; r < p_; ++r) own_displs_[r] = own_displs_[r - 1] + a_.counts[r - 1];
+    displs_ = own_displs_.data();
+  }
+
   // Block b's bytes in the full vector.
   Span span(int64_t b) const {
     const plan::Header& h = plan_.header;
     if (!plan::per_segment(h.collective)) return block_span(a_.bytes, esize_, h.blocks, b);
     const int64_t n = plan::segment_blocks(h), owner = b / n;
     const Span units = block_span(a_.counts[owner], n, b % n);
-    const int64_t first = a_.displs[owner];
+    const int64_t first = displs_[owner];
     return {(first + units.begin) * esize_, (first + units.end) * esize_};
   }
-  int count(Span s) const { return static_cast<int>(s.count() / esize_); }
+  int count(int64_t bytes) const { return static_cast<int>(bytes / esize_); }
+
+  void copy(char* to, const char* from, int64_t bytes) const {
+    if (a_.scale)
+      copy_real(to, from, bytes);
+    else
+      std::memcpy(to, from, static_cast<size_t>(bytes));
+  }
+
+  // Calls f(span, held) for the list's blocks in order, joined into pieces
+  // of consecutive blocks that are contiguous in the vector and agree on
+  // whether this rank holds them.
+  template <class F>
+  void for_each_piece(const plan::BlockList& blocks, F f) const {
+    Span piece{0, 0};
+    bool piece_held = false, open = false;
+    for (const plan::BlockList::Run& run : blocks.runs()) {
+      for (int64_t b = run.first; b < run.first + run.count; ++b) {
+        const Span s = span(b);
+        const bool held = held_[static_cast<size_t>(b)];
+        if (open && s.begin == piece.end && held == piece_held) {
+          piece.end = s.end;
+          continue;
+        }
+        if (open) f(piece, piece_held);
+        piece = s, piece_held = held, open = true;
+      }
+    }
+    if (open) f(piece, piece_held);
+  }
+
+  int64_t bytes_of(const plan::BlockList& blocks) const {
+    int64_t total = 0;
+    for (int64_t b : blocks) total += span(b).count();
+    return total;
+  }
+
+  // The blocks' bytes where they are one contiguous range of the vector,
+  // else kScattered.
+  static constexpr Span kScattered{-1, -1};
+  Span contiguous(const plan::BlockList& blocks) const {
+    Span all = kScattered;
+    for (int64_t b : blocks) {
+      const Span s = span(b);
+      if (all.begin >= 0 && s.begin != all.end) return kScattered;
+      all = all.begin >= 0 ? Span{all.begin, s.end} : s;
+    }
+    return all;
+  }
+
+  // A message buffer of at least `bytes`, made where a message cannot go
+  // straight from or into acc, and grown when a larger message comes.
+  char* buffer(Scratch& buf, int64_t& size, int64_t bytes) const {
+    if (buf.data() == nullptr || bytes > size) buf = Scratch(a_, Scratch::Kind::packed, size = std::max<int64_t>(bytes, 1));
+    return buf.data();
+  }
 
   // acc and which of its blocks hold a value.
   void set_up_acc() {
-    const int64_t full = collective() == Collective::reduce_scatter ? total_bytes() : a_.bytes;
     const bool caller_full = a_.buf != nullptr && collective() != Collective::reduce_scatter;
-    if (!caller_full) own_acc_.assign(static_cast<size_t>(full), 0);
+    if (!caller_full) own_acc_ = Scratch(a_, Scratch::Kind::vector, full_bytes_);
     acc_ = caller_full ? static_cast<char*>(a_.buf) : own_acc_.data();
-    held_.assign(static_cast<size_t>(plan_.header.blocks), false);
     const auto input = static_cast<const char*>(a_.sendbuf);
-    for (int64_t b = 0; b < plan_.header.blocks; ++b) {
-      const Span s = span(b);
-      switch (collective()) {
-        case Collective::bcast: held_[b] = rank_ == a_.root; break;
-        case Collective::allgatherv:
-          held_[b] = plan::block_owner(plan_.header, b) == rank_;
-          if (held_[b]) std::memcpy(acc_ + s.begin, input + (s.begin - a_.displs[rank_]), s.count());
-          break;
-        case Collective::exscan: break;
-        default:
-          held_[b] = true;
-          std::memcpy(acc_ + s.begin, input + s.begin, s.count());
+    switch (collective()) {
+      case Collective::bcast: held_.assign(static_cast<size_t>(plan_.header.blocks), rank_ == a_.root); return;
+      case Collective::exscan: held_.assign(static_cast<size_t>(plan_.header.blocks), false); return;
+      case Collective::allgatherv: {
+        const int64_t n = plan::segment_blocks(plan_.header);
+        held_.assign(static_cast<size_t>(plan_.header.blocks), false);
+        std::fill_n(held_.begin() + rank_ * n, n, true);
+        copy(acc_ + int64_t{displs_[rank_]} * esize_, input, int64_t{a_.counts[rank_]} * esize_);
+        return;
       }
+      default:
+        held_.assign(static_cast<size_t>(plan_.header.blocks), true);
+        copy(acc_, input, full_bytes_);
     }
   }
 
-  int64_t total_bytes() const {
-    int64_t units = 0;
-    int p = 0;
-    MPI_Comm_size(a_.comm, &p);
-    for (int r = 0; r < p; ++r) units += a_.counts[r];
-    return units * esize_;
-  }
-
-  // The step's outgoing blocks, packed.
+  // The step's outgoing blocks, packed: acc, input, or acc ⊕ input (acc
+  // holds the lower ranks; input alone where acc is empty). Without ⊕
+  // (bcast, allgatherv) a rank's input is in acc from the start.
+  bool from_input(const plan::Step& s) const { return s.send_value != plan::Value::acc && reduces(collective()); }
   void pack(const plan::Step& s) {
-    out_.clear();
-    const auto input = static_cast<const char*>(a_.sendbuf);
-    for (int64_t b : s.send_blocks) {
-      const Span sp = span(b);
-      const char* from = s.send_value == plan::Value::input ? input + sp.begin : acc_ + sp.begin;
-      const size_t at = out_.size();
-      out_.insert(out_.end(), from, from + sp.count());
-      if (s.send_value == plan::Value::acc_op_input && held_[b]) {
-        // acc ⊕ input: acc holds the lower ranks.
-        std::memcpy(out_.data() + at, input + sp.begin, sp.count());
-        MPI_Reduce_local(acc_ + sp.begin, out_.data() + at, count(sp), a_.type, a_.op);
-      } else if (s.send_value == plan::Value::acc_op_input) {
-        std::memcpy(out_.data() + at, input + sp.begin, sp.count());
-      }
-    }
+    const bool from_input = this->from_input(s);
+    const char* source = from_input ? static_cast<const char*>(a_.sendbuf) : acc_;
+    char* out = buffer(out_, out_size_, bytes_of(s.send_blocks));
+    for_each_piece(s.send_blocks, [&](Span sp, bool held) {
+      const int64_t bytes = sp.end - sp.begin;
+      copy(out, source + sp.begin, bytes);
+      if (from_input && s.send_value == plan::Value::acc_op_input && held && bytes > 0)
+        MPI_Reduce_local(acc_ + sp.begin, out, count(bytes), a_.type, a_.op);
+      out += bytes;
+    });
   }
 
   // Stores or combines the received blocks into acc.
   void unpack(const plan::Step& s) {
-    size_t at = 0;
-    for (int64_t b : s.recv_blocks) {
-      const Span sp = span(b);
-      char* got = in_.data() + at;
+    char* got = in_.data();
+    for_each_piece(s.recv_blocks, [&](Span sp, bool held) {
+      const int64_t bytes = sp.end - sp.begin;
       char* mine = acc_ + sp.begin;
-      at += static_cast<size_t>(sp.count());
-      if (s.combine == plan::Combine::store || !held_[b]) {
-        std::memcpy(mine, got, sp.count());
-      } else if (s.combine == plan::Combine::left) {
-        MPI_Reduce_local(got, mine, count(sp), a_.type, a_.op);  // acc = received ⊕ acc
-      } else {
-        MPI_Reduce_local(mine, got, count(sp), a_.type, a_.op);  // received = acc ⊕ received
-        std::memcpy(mine, got, sp.count());
+      if (s.combine == plan::Combine::store || !held) {
+        copy(mine, got, bytes);
+      } else if (bytes > 0 && s.combine == plan::Combine::left) {
+        MPI_Reduce_local(got, mine, count(bytes), a_.type, a_.op);  // acc = received ⊕ acc
+      } else if (bytes > 0) {
+        MPI_Reduce_local(mine, got, count(bytes), a_.type, a_.op);  // received = acc ⊕ received
+        copy(mine, got, bytes);
       }
-      held_[b] = true;
-    }
+      got += bytes;
+    });
   }
 
-  size_t bytes_of(const std::vector<int64_t>& blocks) const {
-    size_t n = 0;
-    for (int64_t b : blocks) n += static_cast<size_t>(span(b).count());
-    return n;
+  // Does the receive only store (nothing to combine with)?
+  bool only_stores(const plan::Step& s) const {
+    if (s.combine == plan::Combine::store) return true;
+    for (int64_t b : s.recv_blocks)
+      if (held_[static_cast<size_t>(b)]) return false;
+    return true;
   }
 
+  // One MPI_Sendrecv. A message of one contiguous range of acc is sent from
+  // acc and, where it is only stored and does not overlap what is sent, is
+  // received into acc; others go through the message buffers.
   void step(const plan::Step& s) {
-    if (s.send_to >= 0) pack(s);
-    in_.resize(s.recv_from >= 0 ? bytes_of(s.recv_blocks) : 0);
+    const Span out = s.send_to >= 0 && !from_input(s) ? contiguous(s.send_blocks) : kScattered;
+    const bool out_direct = out.begin >= 0;
+    const int64_t out_bytes = s.send_to < 0 ? 0 : out_direct ? out.end - out.begin : bytes_of(s.send_blocks);
+    if (s.send_to >= 0 && !out_direct) pack(s);
+    const Span in = s.recv_from >= 0 && only_stores(s) ? contiguous(s.recv_blocks) : kScattered;
+    const bool overlap = out_direct && in.begin < out.end && out.begin < in.end;
+    const bool in_direct = in.begin >= 0 && !overlap;
+    const int64_t in_bytes = s.recv_from < 0 ? 0 : in_direct ? in.end - in.begin : bytes_of(s.recv_blocks);
     const int to = s.send_to >= 0 ? static_cast<int>(s.send_to) : MPI_PROC_NULL;
     const int from = s.recv_from >= 0 ? static_cast<int>(s.recv_from) : MPI_PROC_NULL;
-    MPI_Sendrecv(out_.data(), to == MPI_PROC_NULL ? 0 : static_cast<int>(out_.size()), MPI_BYTE, to, 0, in_.data(),
-                 static_cast<int>(in_.size()), MPI_BYTE, from, 0, a_.comm, MPI_STATUS_IGNORE);
-    if (s.recv_from >= 0) unpack(s);
+    const char* sent = out_direct ? acc_ + out.begin : out_.data();
+    char* into = in_direct ? acc_ + in.begin : s.recv_from >= 0 ? buffer(in_, in_size_, in_bytes) : nullptr;
+    MPI_Sendrecv(sent, static_cast<int>(out_bytes), MPI_BYTE, to, 0, into, static_cast<int>(in_bytes), MPI_BYTE, from, 0,
+                 a_.comm, MPI_STATUS_IGNORE);
+    if (s.recv_from >= 0 && !in_direct) unpack(s);
+    for (int64_t b : s.recv_blocks) held_[static_cast<size_t>(b)] = true;
   }
 
-  // The caller's result where acc is ours: the reduce root's buffer is full
-  // length (acc was it), reduce_scatter's is the rank's own segment.
+  // The caller's result where acc is ours: reduce_scatter's is the rank's
+  // own segment (the reduce root's buffer was acc).
   void finish() {
     if (collective() != Collective::reduce_scatter) return;
-    const int64_t first = a_.displs[rank_] * esize_;
-    std::memcpy(a_.buf, acc_ + first, static_cast<size_t>(a_.counts[rank_]) * static_cast<size_t>(esize_));
+    copy(static_cast<char*>(a_.buf), acc_ + int64_t{displs_[rank_]} * esize_, int64_t{a_.counts[rank_]} * esize_);
   }
 
   const plan::Plan& plan_;
   const CollArgs& a_;
-  int rank_ = 0, esize_ = 1;
-  std::vector<char> own_acc_, out_, in_;
+  int rank_ = 0, p_ = 1, esize_ = 1;
+  int64_t full_bytes_ = 0, out_size_ = 0, in_size_ = 0;
+  const int* displs_ = nullptr;
+  std::vector<int> own_displs_;
+  Scratch own_acc_, out_, in_;
   char* acc_ = nullptr;
   std::vector<bool> held_;
 };
 
 }  // namespace
 
-void run_plan(const plan::Plan& plan, const CollArgs& a) {
-  if (a.scale) throw std::invalid_argument("plans do not run in scale mode");
-  Executor(plan, a).run();
+void run_plan(const plan::Plan& plan, const CollArgs& a) { Executor(plan, a).run(); }
+
+void run_catalog_plan(Collective c, const char* name, const CollArgs& a) {
+  int p = 1;
+  MPI_Comm_size(a.comm, &p);
+  const plan::PlanAlgorithm& algorithm = plan::find_plan_algorithm(c, name);
+  const int64_t blocks = algorithm.cut == plan::Cut::pipelined ? a.blocks : plan::cut_blocks(algorithm.cut, p);
+  run_plan(plan::build_plan(c, name, p, rooted(c) ? a.root : 0, blocks), a);
 }
 
 }  // namespace collsim::sim

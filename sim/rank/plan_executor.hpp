@@ -1,6 +1,7 @@
-// Runs a plan (schedules/plan.hpp) with MPI: the one executor for plans from
-// files (`run --plan F`, `compare --algos plan:F`) and, as the plans of our
-// algorithms land, for those too. plan_executor.cpp states cost and limits.
+// Runs a plan (schedules/plan.hpp) with MPI: the one executor for our
+// algorithms that are plans (COLLSIM_PLAN rows of catalog/algorithms.def)
+// and for plans from files (`run --plan F`, `compare --algos plan:F`).
+// plan_executor.cpp states cost and limits.
 #pragma once
 
 #include "collective.hpp"
@@ -8,8 +9,12 @@
 
 namespace collsim::sim {
 
-// `plan` must be for a.comm's size and the collective `a` describes;
-// throws std::invalid_argument in scale mode.
+// `plan` must be for a.comm's size and the collective `a` describes.
 void run_plan(const plan::Plan& plan, const CollArgs& a);
+
+// Runs the built plan of our algorithm `name` (plan_builders.hpp) for a's
+// communicator, root and block count (the algorithm's own cut where it has
+// one).
+void run_catalog_plan(Collective c, const char* name, const CollArgs& a);
 
 }  // namespace collsim::sim

@@ -3,23 +3,29 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "plan_executor.hpp"
+
 namespace collsim::sim {
 
-// Declared from the list: algorithms/<file>.cpp defines each of ours,
-// smpi_builtin.cpp the built-ins' MPI calls.
+// Declared from the list: algorithms/<file>.cpp defines each of ours that
+// is not a plan, smpi_builtin.cpp the built-ins' MPI calls.
 #define COLLSIM_OURS(coll, name, id, limits, what) void id(const CollArgs&);
+#define COLLSIM_PLAN(coll, name, id, limits, what)
 #define COLLSIM_BUILTIN(coll, name, limits, what) void coll##_smpi(const CollArgs&);
 #include "algorithms.def"
 #undef COLLSIM_OURS
+#undef COLLSIM_PLAN
 #undef COLLSIM_BUILTIN
 
 namespace {
 
 constexpr RunFunction kRuns[] = {
 #define COLLSIM_OURS(coll, name, id, limits, what) id,
+#define COLLSIM_PLAN(coll, name, id, limits, what) [](const CollArgs& a) { run_catalog_plan(Collective::coll, name, a); },
 #define COLLSIM_BUILTIN(coll, name, limits, what) coll##_smpi,
 #include "algorithms.def"
 #undef COLLSIM_OURS
+#undef COLLSIM_PLAN
 #undef COLLSIM_BUILTIN
 };
 
