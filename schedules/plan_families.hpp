@@ -41,6 +41,13 @@ inline Step recv_step(int64_t from, std::vector<int64_t> blocks, Combine combine
   return s;
 }
 
+// A local step: acc = acc ⊕ input on `blocks`, no message.
+inline Step fold_step(std::vector<int64_t> blocks) {
+  Step s;
+  s.fold_blocks = std::move(blocks);
+  return s;
+}
+
 // The step `s` plus a receive (one MPI_Sendrecv).
 inline Step with_recv(Step s, int64_t from, std::vector<int64_t> blocks, Combine combine = Combine::store) {
   s.recv_from = from;

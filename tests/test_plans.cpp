@@ -2,7 +2,8 @@
 // `collsim plan`. Every built plan is run by a small data-flow simulation
 // here (not verify/'s checker): blocking MPI_Sendrecv steps, unit-time
 // messages, rendezvous (a message moves in the first round in which both
-// ends are at the steps naming it), interval bookkeeping for ⊕.
+// ends are at the steps naming it), fold steps in no time, interval
+// bookkeeping for ⊕.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -96,6 +97,7 @@ class DataFlow {
       Rank& x = ranks_[r];
       x.steps = plan.steps(r);
       x.acc.assign(static_cast<size_t>(h_.blocks), runs_of(initial_acc(h_, r)));
+      run_folds(r);
     }
   }
 
@@ -153,8 +155,16 @@ class DataFlow {
     return moved;
   }
 
+  // Fold steps (acc = acc ⊕ input) send nothing: they take no round.
+  void run_folds(int64_t r) {
+    Rank& x = ranks_[r];
+    for (const Step* s; (s = x.current()) && !s->fold_blocks.empty(); ++x.next)
+      for (int64_t b : s->fold_blocks) x.acc[b] = join(x.acc[b], Runs{{r, r}}, h_.commutative);
+  }
+
   void complete_steps() {
-    for (Rank& x : ranks_) {
+    for (int64_t r = 0; r < h_.p; ++r) {
+      Rank& x = ranks_[r];
       const Step* s = x.current();
       if (!s || (s->send_to >= 0 && !x.sent) || (s->recv_from >= 0 && !x.received)) continue;
       if (s->send_to < 0 && s->recv_from < 0) throw std::runtime_error("an empty step");
@@ -166,6 +176,7 @@ class DataFlow {
       }
       x.sent = x.received = false;
       ++x.next;
+      run_folds(r);
     }
   }
 
@@ -344,7 +355,8 @@ bool same_steps(const std::vector<Step>& a, const std::vector<Step>& b) {
   for (size_t i = 0; i < a.size(); ++i) {
     const Step &x = a[i], &y = b[i];
     if (x.send_to != y.send_to || x.send_blocks != y.send_blocks || x.recv_from != y.recv_from ||
-        x.recv_blocks != y.recv_blocks || (x.send_to >= 0 && x.send_value != y.send_value) ||
+        x.recv_blocks != y.recv_blocks || x.fold_blocks != y.fold_blocks ||
+        (x.send_to >= 0 && x.send_value != y.send_value) ||
         (x.recv_from >= 0 && x.combine != y.combine))
       return false;
   }

@@ -2,7 +2,8 @@
 // step, as the plan says: one MPI_Sendrecv per step (MPI_Send or MPI_Recv
 // when one half is absent), the step's blocks packed into one message in
 // the order listed, received blocks stored or combined (left: acc =
-// received ⊕ acc, right: acc = acc ⊕ received) with MPI_Reduce_local.
+// received ⊕ acc, right: acc = acc ⊕ received) with MPI_Reduce_local; a
+// fold step is MPI_Reduce_local alone (acc = acc ⊕ input).
 //
 // Buffers. acc is a full-length working vector (the caller's result buffer
 // where it is full length: bcast, allgatherv, allreduce, scan, exscan and the
@@ -10,8 +11,9 @@
 // either empty or holds a value; an empty block combined with anything
 // takes the other operand (the identity), which is how exscan starts.
 // Cost: the plan's steps; per step one message of the listed blocks and one
-// ⊕ per combined block. Memory: acc (m bytes, where the caller's buffer is
-// not full length), one message buffer each way, one block for acc ⊕ input.
+// ⊕ per combined or folded block. Memory: acc (m bytes, where the caller's
+// buffer is not full length), one message buffer each way, one block for
+// acc ⊕ input.
 // Limits: contiguous types (as every algorithm of ours); not in scale mode
 // (the executor copies whole blocks, which scale mode's window buffers do
 // not hold).
@@ -134,6 +136,7 @@ class Executor {
   }
 
   void step(const plan::Step& s) {
+    if (!s.fold_blocks.empty()) return fold(s);
     if (s.send_to >= 0) pack(s);
     in_.resize(s.recv_from >= 0 ? bytes_of(s.recv_blocks) : 0);
     const int to = s.send_to >= 0 ? static_cast<int>(s.send_to) : MPI_PROC_NULL;
@@ -141,6 +144,19 @@ class Executor {
     MPI_Sendrecv(out_.data(), to == MPI_PROC_NULL ? 0 : static_cast<int>(out_.size()), MPI_BYTE, to, 0, in_.data(),
                  static_cast<int>(in_.size()), MPI_BYTE, from, 0, a_.comm, MPI_STATUS_IGNORE);
     if (s.recv_from >= 0) unpack(s);
+  }
+
+  // A fold step, no message: acc = acc ⊕ input, acc holding the lower
+  // ranks (an empty block takes the input).
+  void fold(const plan::Step& s) {
+    const auto input = static_cast<const char*>(a_.sendbuf);
+    for (int64_t b : s.fold_blocks) {
+      const Span sp = span(b);
+      std::vector<char> sum(input + sp.begin, input + sp.end);
+      if (held_[b]) MPI_Reduce_local(acc_ + sp.begin, sum.data(), count(sp), a_.type, a_.op);  // sum = acc ⊕ input
+      std::memcpy(acc_ + sp.begin, sum.data(), sp.count());
+      held_[b] = true;
+    }
   }
 
   // The caller's result where acc is ours: the reduce root's buffer is full
