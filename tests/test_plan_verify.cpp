@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "plan.hpp"
+#include "plan_builders.hpp"
 #include "plan_check.hpp"
 #include "plan_families.hpp"
 #include "run_cli.hpp"
@@ -426,6 +427,21 @@ TEST(PlanVerify, TextFormatRoundTrips) {
   EXPECT_EQ(rank0[0].combine, Combine::right);
   EXPECT_NE(text.str().find("step fold 3,1-2\n"), std::string::npos) << text.str();
   EXPECT_EQ(back.steps(1).at(2).fold_blocks, (std::vector<int64_t>{3, 1, 2}));
+}
+
+// The scan builders with a fold (the inclusive doubling scans) pass for
+// every p up to 300 and blocks 1, 2, 7, with the exclusive plan's rounds
+// as their critical path.
+TEST(PlanVerify, InclusiveDoublingScanBuildersPass) {
+  for (const char* name : {"two-op-doubling", "1-doubling", "123-doubling"}) {
+    const ScanAlgorithm& a = *find_scan_algorithm(name);
+    for (int64_t p = 1; p <= 300; ++p)
+      for (int64_t blocks : {1, 2, 7}) {
+        const PlanReport rep = check_plan(plan::build_plan(Collective::scan, name, p, 0, blocks));
+        ASSERT_FALSE(rep.failure) << name << " p=" << p << " blocks=" << blocks << ": " << describe(*rep.failure);
+        EXPECT_EQ(rep.critical_path, scan_rounds(a, p)) << name << " p=" << p;
+      }
+  }
 }
 
 // --- `collsim verify plan` ---

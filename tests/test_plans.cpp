@@ -15,6 +15,7 @@
 #include "binomial_tree.hpp"
 #include "circulant.hpp"
 #include "plan_builders.hpp"
+#include "plan_families.hpp"
 #include "plan_goal.hpp"
 #include "run_cli.hpp"
 #include "scan_plans.hpp"
@@ -363,6 +364,31 @@ bool same_steps(const std::vector<Step>& a, const std::vector<Step>& b) {
   return true;
 }
 
+// Written from Träff 2025, Algorithm 1 (skips 1, 2, 3; q = 3 at p = 5),
+// plus MPI_Scan's last W ⊕ V on ranks 1..4:
+//   round 0: r → r + 1 V, stored:        W = [0], [1], [2], [3] on 1..4
+//   round 1: 0 → 2 V, 1 → 3 W ⊕ V, 2 → 4 W ⊕ V, on the left:
+//            W_2 = [0, 1], W_3 = [0, 2], W_4 = [1, 3]
+//   round 2: 1 → 4 W (ranks from 1 on send W): W_4 = [0, 3]
+//   fold:    W_r = [0, r − 1] ⊕ V_r = [0, r]; rank 0 keeps V_0.
+TEST(PlanBuilders, Scan123DoublingOfFiveRanksByHand) {
+  using plan::fold_step;
+  using plan::recv_step;
+  using plan::send_step;
+  using plan::with_recv;
+  const std::vector<std::vector<Step>> want = {
+      {send_step(1, {0}, Value::input), send_step(2, {0}, Value::input)},
+      {with_recv(send_step(2, {0}, Value::input), 0, {0}), send_step(3, {0}, Value::acc_op_input),
+       send_step(4, {0}), fold_step({0})},
+      {with_recv(send_step(3, {0}, Value::input), 1, {0}),
+       with_recv(send_step(4, {0}, Value::acc_op_input), 0, {0}, Combine::left), fold_step({0})},
+      {with_recv(send_step(4, {0}, Value::input), 2, {0}), recv_step(1, {0}, Combine::left), fold_step({0})},
+      {recv_step(3, {0}), recv_step(2, {0}, Combine::left), recv_step(1, {0}, Combine::left), fold_step({0})},
+  };
+  const Plan pl = plan::build_plan(Collective::scan, "123-doubling", 5, 0, 1);
+  for (int64_t r = 0; r < 5; ++r) EXPECT_TRUE(same_steps(pl.steps(r), want[r])) << "rank " << r;
+}
+
 TEST(PlanText, WrittenAndReadBackGivesTheSameSteps) {
   for (Collective c : kCollectives) {
     for (const std::string& name : plan::plan_algorithms(c)) {
@@ -441,6 +467,14 @@ TEST(PlanGoal, SendOfAccOpInputWaitsForItsCalc) {
                    "l3: calc 8\nl3 requires l1\nl3 requires l2\nl4: send 8b to 3 tag 0\nl4 requires l3\n"),
             std::string::npos)
       << g;
+}
+
+// A fold is a calc of its bytes after everything the step before ended with.
+TEST(PlanGoal, FoldIsACalcAfterTheLastStep) {
+  EXPECT_EQ(goal(Collective::scan, "two-op-doubling", 2, 1, 8),
+            "// test\nnum_ranks 2\n\n"
+            "rank 0 {\nl1: send 8b to 1 tag 0\n}\n\n"
+            "rank 1 {\nl1: recv 8b from 0 tag 0\nl2: calc 8\nl2 requires l1\n}\n");
 }
 
 TEST(PlanCli, WritesThePlanAndTheGoal) {
