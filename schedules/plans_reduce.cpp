@@ -11,8 +11,12 @@
 // Left out, because a plan cannot say what their MPI code does:
 //   ring for a non-commutative ⊕: see ring_reduce_scatter_steps.
 //   reduce/allreduce binary-blocks: see sim/algorithms/binary_blocks.cpp.
-//   the circulant and two-tree reductions, scan/exscan two-tree: not
-//       written yet.
+//   scan/exscan two-tree: a rank keeps several values per block (A = L ⊕ V,
+//       S = A ⊕ R sent up, the parent's P passed on, P ⊕ A; one acc cannot
+//       hold them) and takes its blocks from three peers as they arrive
+//       (MPI_Waitany), in no fixed step order; see
+//       sim/algorithms/scan_two_tree.cpp.
+//   the circulant and two-tree reductions: not written yet.
 #include <algorithm>
 
 #include "binomial_tree.hpp"
