@@ -123,17 +123,24 @@ class Evaluator {
     work_.push_back(to);
   }
 
+  // The time of a store (op false) or a ⊕ into rank r's block b: γ per byte
+  // where acc holds a value, else a copy that costs nothing.
+  double combine_into(int64_t r, int64_t b, bool op) {
+    const bool charged = op && held(r, b);
+    if (!held_.empty()) held_[static_cast<size_t>(r * h_.blocks + b)] = true;
+    return charged ? net_.op_seconds_per_byte * static_cast<double>(bytes_(b)) : 0.0;
+  }
+
+  // A step ends when both halves have (a fold step: when it is posted),
+  // then its ⊕ follow.
   void complete(int64_t r) {
     RankState& s = at(r);
     const plan::Step& step = s.step();
     double t = s.post;
     if (step.send_to >= 0) t = std::max(t, s.send_end);
     if (step.recv_from >= 0) t = std::max(t, s.recv_end);
-    for (int64_t b : step.recv_blocks) {
-      if (step.combine != plan::Combine::store && held(r, b))
-        t += net_.op_seconds_per_byte * static_cast<double>(bytes_(b));
-      if (!held_.empty()) held_[static_cast<size_t>(r * h_.blocks + b)] = true;
-    }
+    for (int64_t b : step.recv_blocks) t += combine_into(r, b, step.combine != plan::Combine::store);
+    for (int64_t b : step.fold_blocks) t += combine_into(r, b, true);
     ++s.pc;
     begin_step(r, t);
     work_.push_back(r);

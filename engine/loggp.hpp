@@ -9,10 +9,11 @@
 //     are posted and takes L + (bytes + envelope)·G, the whole transfer
 //     occupying neither end's CPU (SMPI with send-is-detached-thresh 0: a
 //     rendezvous; full duplex: a rank's one send and one receive overlap);
-//   - a step completes when both its halves have; each received block it
-//     combines, and each block of an acc+input send, costs γ per byte on
-//     the rank (the harness's ⊕ charge), after the receive or before the
-//     send.
+//   - a step completes when both its halves have (a fold step, which has
+//     none, when it is posted); each received block it combines, each
+//     block of an acc+input send and each block it folds costs γ per byte
+//     on the rank (the harness's ⊕ charge), after the receive or the fold's
+//     posting, or before the send.
 // With L = α, G = β and envelope = 16 this is the SMPI time of the plan
 // executor, exactly (tests/test_engine.cpp checks it against smpirun).
 //

@@ -61,7 +61,11 @@ Step parse_step(std::istringstream& words, const Header& h) {
     return word;
   };
   while (words >> word) {
-    if (word == "send" && !send) {
+    if (word == "fold" && !send && !recv && s.fold_blocks.empty()) {
+      s.fold_blocks = parse_blocks(next("block list"), h.blocks);
+    } else if (!s.fold_blocks.empty()) {
+      throw std::invalid_argument("a fold step has nothing after its blocks, not '" + word + "'");
+    } else if (word == "send" && !send) {
       send = true;
       s.send_to = number(next("peer"), 0, h.p - 1, "peer");
       if (next("'blocks'") != "blocks") throw std::invalid_argument("expected 'blocks' after the peer");
@@ -81,7 +85,7 @@ Step parse_step(std::istringstream& words, const Header& h) {
       throw std::invalid_argument("unexpected word '" + word + "' in a step");
     }
   }
-  if (!send && !recv) throw std::invalid_argument("a step needs a send or a receive");
+  if (!send && !recv && s.fold_blocks.empty()) throw std::invalid_argument("a step needs a send, a receive or a fold");
   return s;
 }
 
@@ -210,6 +214,7 @@ void write_plan(std::ostream& out, const Plan& plan) {
     out << "rank " << r << "\n";
     for (const Step& s : steps) {
       out << "step";
+      if (!s.fold_blocks.empty()) out << " fold " << to_string(s.fold_blocks);
       if (s.send_to >= 0) {
         out << " send " << s.send_to << " blocks " << to_string(s.send_blocks);
         if (s.send_value != Value::acc) out << " value " << value_name(s.send_value);

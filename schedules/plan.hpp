@@ -2,7 +2,8 @@
 // idea of LogGOPSim's GOAL). For a collective, p ranks, a root and a cut of
 // the data into blocks, a plan gives each rank its ordered steps; a step
 // sends some blocks to one peer and/or receives some blocks from one peer
-// (both at once, as MPI_Sendrecv), and says what a received block does. The
+// (both at once, as MPI_Sendrecv), and says what a received block does; or,
+// with no message, folds the rank's own input into some blocks. The
 // verifier (verify/plan_check.hpp), the plan writers (text and GOAL) and the
 // executors read the same steps. Pure C++17, no MPI.
 //
@@ -18,7 +19,10 @@
 // and its own input. A send sends a block's acc, its input, or acc ⊕ input
 // (the doubling scans' W ⊕ V); a receive stores the block into acc or
 // combines it: left means acc = received ⊕ acc (the received data comes
-// from lower ranks), right means acc = acc ⊕ received.
+// from lower ranks), right means acc = acc ⊕ received. A fold step sends
+// and receives nothing: acc = acc ⊕ input for its blocks (an empty acc
+// becomes the input): the inclusive doubling scans run an exclusive plan,
+// then this W ⊕ V with no message.
 //
 // Where every rank ends (what the verifier checks; [a, b] is the ⊕ of the
 // inputs of ranks a..b in rank order):
@@ -116,6 +120,8 @@ struct Step {
   int64_t recv_from = -1;  // -1: no receive
   BlockList recv_blocks;
   Combine combine = Combine::store;
+  // Not empty: a fold step (no send, no receive), acc = acc ⊕ input.
+  BlockList fold_blocks;
 };
 
 struct Header {
@@ -156,7 +162,7 @@ StepSource rounds(int64_t first, int64_t end, Round round) {
     while (i < end) {
       next = Step{};
       round(i++, next);
-      if (next.send_to >= 0 || next.recv_from >= 0) return true;
+      if (next.send_to >= 0 || next.recv_from >= 0 || !next.fold_blocks.empty()) return true;
     }
     return false;
   };
@@ -189,8 +195,8 @@ const char* combine_name(Combine c);
 //   step send 2 blocks 0 recv - 
 //   ...
 // A step line is `step` followed by `send PEER BLOCKS [value acc|input|acc+input]`
-// and/or `recv PEER BLOCKS [combine store|left|right]`; BLOCKS is a
-// comma-separated list of blocks or ranges a-b. `rank R` lines start rank R's
+// and/or `recv PEER BLOCKS [combine store|left|right]`, or by `fold BLOCKS`
+// alone; BLOCKS is a comma-separated list of blocks or ranges a-b. `rank R` lines start rank R's
 // steps; ranks may come in any order, each once; a rank without a line has
 // no steps.
 //

@@ -11,7 +11,7 @@
 //   reduce     binary-tree, recursive-doubling, ring, halving-doubling
 //   allreduce  binary-tree, recursive-doubling, ring, halving-doubling
 //                                               (plans_reduce.cpp)
-//   scan       hillis-steele
+//   scan       hillis-steele, two-op-doubling, 1-doubling, 123-doubling
 //   exscan     two-op-doubling, 1-doubling, 123-doubling
 // plans_reduce.cpp says which catalog algorithms are left out and why.
 #pragma once

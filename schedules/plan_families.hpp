@@ -33,6 +33,13 @@ inline Step recv_step(int64_t from, BlockList blocks, Combine combine = Combine:
   return s;
 }
 
+// A local step: acc = acc ⊕ input on `blocks`, no message.
+inline Step fold_step(BlockList blocks) {
+  Step s;
+  s.fold_blocks = std::move(blocks);
+  return s;
+}
+
 // The step `s` plus a receive (one MPI_Sendrecv).
 inline Step with_recv(Step s, int64_t from, BlockList blocks, Combine combine = Combine::store) {
   s.recv_from = from;
@@ -68,6 +75,9 @@ Plan allreduce_ring(int64_t p, int64_t root, int64_t blocks);
 Plan reduce_halving_doubling(int64_t p, int64_t root, int64_t blocks);
 Plan allreduce_halving_doubling(int64_t p, int64_t root, int64_t blocks);
 Plan scan_hillis_steele(int64_t p, int64_t root, int64_t blocks);
+Plan scan_two_op_doubling(int64_t p, int64_t root, int64_t blocks);
+Plan scan_1_doubling(int64_t p, int64_t root, int64_t blocks);
+Plan scan_123_doubling(int64_t p, int64_t root, int64_t blocks);
 Plan exscan_two_op_doubling(int64_t p, int64_t root, int64_t blocks);
 Plan exscan_1_doubling(int64_t p, int64_t root, int64_t blocks);
 Plan exscan_123_doubling(int64_t p, int64_t root, int64_t blocks);

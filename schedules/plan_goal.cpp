@@ -26,6 +26,10 @@ class RankWriter {
   RankWriter(std::ostream& out, const Header& h, int64_t bytes) : out_(out), h_(h), bytes_(bytes) {}
 
   void step(const Step& s) {
+    if (!s.fold_blocks.empty()) {
+      previous_ = {op("calc " + std::to_string(message_bytes(s.fold_blocks, bytes_, h_.blocks)), previous_)};
+      return;
+    }
     std::vector<std::string> ended;
     if (s.send_to >= 0) {
       const int64_t size = message_bytes(s.send_blocks, bytes_, h_.blocks);

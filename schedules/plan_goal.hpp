@@ -23,7 +23,8 @@
 // under block_span (blocks.hpp) of `bytes` into B blocks. Tags: the k-th
 // message from s to d has tag k (k = 0, 1, ..): LogGOPSim matches a
 // receive by peer and tag, and the plan's messages between a pair match in
-// order, as MPI's do.
+// order, as MPI's do. A fold step is one `calc` of its blocks' bytes that
+// requires what the step before ended with, and ends the step.
 #pragma once
 
 #include <cstdint>

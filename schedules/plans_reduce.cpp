@@ -9,13 +9,14 @@
 // ones), as the MPI code does.
 //
 // Left out, because a plan cannot say what their MPI code does:
-//   scan two-op-doubling, 1-doubling, 123-doubling: the exclusive plan and
-//       then a local W ⊕ V with no message; a plan has no local steps, and
-//       acc = W ⊕ V throughout fails where W alone is sent.
 //   ring for a non-commutative ⊕: see ring_reduce_scatter_step.
 //   reduce/allreduce binary-blocks: see sim/algorithms/binary_blocks.cpp.
-//   the circulant and two-tree reductions, scan/exscan two-tree: not
-//       written yet.
+//   scan/exscan two-tree: a rank keeps several values per block (A = L ⊕ V,
+//       S = A ⊕ R sent up, the parent's P passed on, P ⊕ A; one acc cannot
+//       hold them) and takes its blocks from three peers as they arrive
+//       (MPI_Waitany), in no fixed step order; see
+//       sim/algorithms/scan_two_tree.cpp.
+//   the circulant and two-tree reductions: not written yet.
 #include <algorithm>
 
 #include "binomial_tree.hpp"
@@ -91,7 +92,8 @@ std::vector<Step> recursive_doubling_steps(const Fold& f, int64_t blocks, int64_
 // plan is commutative. For a non-commutative ⊕ the MPI code keeps the
 // contributions of p − 1 .. r + 1 in a second accumulator (the one from
 // p − 1 stored, no ⊕) and joins the two with one ⊕ after the last step; a
-// plan has one acc per block, so it cannot say that.
+// plan has one acc per block, and its one local step (fold) joins only the
+// input, so it cannot say that.
 // Rings are streamed (2(p − 1) steps per rank): step i = 1 .. p − 1.
 Step ring_reduce_scatter_step(int64_t p, int64_t r, int64_t i) {
   const int64_t to = (r + i) % p, from = (r - i + p) % p;
@@ -200,10 +202,12 @@ Combine combine_of(ScanCombine c) {
   }
 }
 
-// scan_doubling.cpp's run_plan: one MPI_Sendrecv per round of the
-// scan_plans.hpp plan, W being acc (an exclusive plan for exscan, whose acc
-// starts empty; hillis-steele for scan, whose acc starts as the input) and
-// V the input. Idle rounds are no step. O(log p) per rank.
+// The doubling scans of scan_doubling.cpp: one MPI_Sendrecv per round of
+// the scan_plans.hpp plan, W being acc and V the input. Idle rounds are no
+// step. O(log p) per rank. For exscan acc starts empty; for scan it starts
+// as the input, which is hillis-steele's W, and which an exclusive plan run
+// under scan (inclusive_doubling_scan) overwrites with its first receive:
+// every exclusive plan begins with the shift round, r − 1 → r, store.
 Plan doubling_scan(Collective c, const char* name, int64_t p, int64_t blocks) {
   const ScanAlgorithm& a = *find_scan_algorithm(name);
   return {header(c, p, 0, blocks), [=, &a](int64_t rank) {
@@ -217,6 +221,22 @@ Plan doubling_scan(Collective c, const char* name, int64_t p, int64_t blocks) {
                 step = with_recv(std::move(step), rd.recv_from, all_blocks(blocks), combine_of(rd.combine));
               if (step.send_to >= 0 || step.recv_from >= 0) steps.push_back(std::move(step));
             }
+            return steps;
+          }};
+}
+
+// An exclusive plan, then W = W ⊕ V (fold) on ranks r > 0: [0, r − 1]
+// becomes [0, r], as scan_doubling.cpp ends MPI_Scan. Rank 0 neither
+// receives nor sends W in an exclusive plan, so its acc is still its input
+// [0, 0], its result (the MPI code copies V there): no fold.
+//   two-op-doubling, p = 4:  round 0: r → r + 1 V, stored: W_r = [r − 1];
+//   round 1: 0 → 2 V, 1 → 3 W ⊕ V = [0, 1], left: W_2 = [0, 1],
+//   W_3 = [0, 2]; then folds: W_1 = [0, 1], W_2 = [0, 2], W_3 = [0, 3].
+Plan inclusive_doubling_scan(const char* name, int64_t p, int64_t blocks) {
+  const Plan exclusive = doubling_scan(Collective::scan, name, p, blocks);
+  return {exclusive.header, [=](int64_t rank) {
+            std::vector<Step> steps = exclusive.steps(rank);
+            if (rank > 0) steps.push_back(fold_step(all_blocks(blocks)));
             return steps;
           }};
 }
@@ -302,6 +322,13 @@ Plan allreduce_halving_doubling(int64_t p, int64_t, int64_t blocks) {
 
 Plan scan_hillis_steele(int64_t p, int64_t, int64_t blocks) {
   return doubling_scan(Collective::scan, "hillis-steele", p, blocks);
+}
+Plan scan_two_op_doubling(int64_t p, int64_t, int64_t blocks) {
+  return inclusive_doubling_scan("two-op-doubling", p, blocks);
+}
+Plan scan_1_doubling(int64_t p, int64_t, int64_t blocks) { return inclusive_doubling_scan("1-doubling", p, blocks); }
+Plan scan_123_doubling(int64_t p, int64_t, int64_t blocks) {
+  return inclusive_doubling_scan("123-doubling", p, blocks);
 }
 Plan exscan_two_op_doubling(int64_t p, int64_t, int64_t blocks) {
   return doubling_scan(Collective::exscan, "two-op-doubling", p, blocks);

@@ -55,7 +55,7 @@ TEST(Engine, EveryBuiltPlanTakesSmpisTime) {
       }
     }
   }
-  EXPECT_GE(checked, 18u * 3 * 2);
+  EXPECT_GE(checked, 21u * 3 * 2);
 }
 
 // `collsim run --engine loggp` gives the smpi row's time and model with

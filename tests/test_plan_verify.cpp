@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "plan.hpp"
+#include "plan_builders.hpp"
 #include "plan_check.hpp"
 #include "plan_families.hpp"
 #include "run_cli.hpp"
@@ -27,6 +28,7 @@ using plan::Step;
 using plan::Value;
 using Steps = std::vector<std::vector<Step>>;  // per rank
 
+using plan::fold_step;
 using plan::recv_step;
 using plan::send_step;
 
@@ -77,6 +79,15 @@ Steps chain_reduce_p4(Combine combine = Combine::left) {
 // Rank 1 forwards W ⊕ V = [0, 1] to rank 2.
 Steps exscan_p3() {
   return {{send_step(1, {0}, Value::input)}, {recv_step(0, {0}), send_step(2, {0}, Value::acc_op_input)}, {recv_step(1, {0})}};
+}
+
+// exscan_p3 as MPI_Scan: acc starts as the input, the shift's store
+// replaces it, and ranks 1 and 2 fold their input in last: [0, r - 1] ⊕ [r].
+Steps scan_p3() {
+  Steps s = exscan_p3();
+  s[1].push_back(fold_step({0}));
+  s[2].push_back(fold_step({0}));
+  return s;
 }
 
 // Step k: rank r passes block r - k on to r + 1.
@@ -156,6 +167,14 @@ TEST(PlanVerify, ExscanP3Passes) {
   const PlanReport rep = passes(make_plan(header(Collective::exscan, 3, 1), exscan_p3()));
   EXPECT_EQ(rep.ranks[1].ops, 1);  // acc ⊕ input with acc = [0, 0]
   EXPECT_EQ(rep.critical_path, 2);
+}
+
+TEST(PlanVerify, ScanP3WithFoldsPasses) {
+  const PlanReport rep = passes(make_plan(header(Collective::scan, 3, 1), scan_p3()));
+  EXPECT_EQ(rep.ranks[1].ops, 2);  // acc ⊕ input sent, then the fold
+  EXPECT_EQ(rep.ranks[2].ops, 1);
+  EXPECT_EQ(rep.ranks[2].steps, 2);
+  EXPECT_EQ(rep.critical_path, 2);  // a fold adds no depth
 }
 
 TEST(PlanVerify, AllgathervRingP3Passes) {
@@ -298,6 +317,31 @@ TEST(PlanVerify, CommutativeSetsOfSeveralRuns) {
   fails(make_plan(h, s), "double-contribution", 0, 2, 0);
 }
 
+// A fold needs acc = [a, r - 1]: one counting r already, one with a gap
+// before r and one holding higher ranks each break their rule, named with
+// the fold in the detail.
+TEST(PlanVerify, FoldMustJoinJustBelowTheRank) {
+  const Header scan = header(Collective::scan, 3, 1);
+  Steps s = scan_p3();
+  s[2].push_back(fold_step({0}));  // [0, 2] ⊕ [2]
+  fails(make_plan(scan, s), "double-contribution", 2, 2, 0);
+  EXPECT_EQ(check_plan(make_plan(scan, s)).failure->detail.rfind("fold acc ⊕ input", 0), 0u);
+  s = scan_p3();
+  s[0].push_back(fold_step({0}));  // rank 0's acc is its input: [0] ⊕ [0]
+  fails(make_plan(scan, s), "double-contribution", 0, 1, 0);
+  s = scan_p3();
+  s[1][1].send_value = Value::acc;  // rank 2 stores [0]: [0] ⊕ [2]
+  fails(make_plan(scan, s), "non-adjacent-join", 2, 1, 0);
+  s = scan_p3();
+  s[0].push_back(recv_step(1, {0}));  // rank 0 stores [1]: [1] ⊕ [0]
+  s[0].push_back(fold_step({0}));
+  s[1].insert(s[1].begin() + 1, send_step(0, {0}, Value::input));
+  fails(make_plan(scan, s), "order", 0, 2, 0);
+  s = scan_p3();
+  s[2].pop_back();  // the fold forgotten: [0, 1]
+  fails(make_plan(scan, s), "wrong-result", 2, -1, 0);
+}
+
 TEST(PlanVerify, MissingMessageIsWrongResult) {
   Steps s = binomial_bcast_p4();
   s[2].pop_back();
@@ -333,6 +377,20 @@ TEST(PlanVerify, BadStepsAndHeaders) {
   s = binomial_bcast_p4();
   s[1].push_back(Step{});
   fails(make_plan(bcast, s), "empty-step", 1, 1, -1);
+  s = binomial_bcast_p4();
+  s[1].push_back(fold_step({0}));
+  fails(make_plan(bcast, s), "no-reduction", 1, 1, -1);
+  const Header scan = header(Collective::scan, 3, 1);
+  s = scan_p3();
+  s[2].back().fold_blocks = {1};
+  fails(make_plan(scan, s), "block-range", 2, 1, 1);
+  s = scan_p3();
+  s[2].back().fold_blocks = {0, 0};
+  fails(make_plan(scan, s), "block-list", 2, 1, 0);
+  s = scan_p3();
+  s[2].back().send_to = 0;
+  s[2].back().send_blocks = {0};
+  fails(make_plan(scan, s), "fold-with-message", 2, 1, -1);
   fails(make_plan(header(Collective::allgatherv, 3, 4), allgatherv_ring_p3()), "header", -1, -1, -1);
   fails(make_plan(header(Collective::bcast, 4, 1, 4), binomial_bcast_p4()), "header", -1, -1, -1);
 }
@@ -350,7 +408,7 @@ TEST(PlanVerify, TextFormatRoundTrips) {
   Header h = header(Collective::reduce_scatter, 2, 4);
   h.commutative = true;
   Steps s = {{sendrecv(send_step(1, {2, 3, 0}, Value::acc_op_input), recv_step(1, {0, 1}, Combine::right))},
-             {send_step(0, {0}, Value::input), recv_step(0, {2, 3}, Combine::left)}};
+             {send_step(0, {0}, Value::input), recv_step(0, {2, 3}, Combine::left), fold_step({3, 1, 2})}};
   std::ostringstream text;
   plan::write_plan(text, make_plan(h, s));
   std::istringstream in(text.str());
@@ -367,6 +425,23 @@ TEST(PlanVerify, TextFormatRoundTrips) {
   EXPECT_EQ(rank0[0].send_blocks, (plan::BlockList{2, 3, 0}));
   EXPECT_EQ(rank0[0].send_value, Value::acc_op_input);
   EXPECT_EQ(rank0[0].combine, Combine::right);
+  EXPECT_NE(text.str().find("step fold 3,1-2\n"), std::string::npos) << text.str();
+  EXPECT_EQ(back.steps(1).at(2).fold_blocks, (plan::BlockList{3, 1, 2}));
+}
+
+// The scan builders with a fold (the inclusive doubling scans) pass for
+// every p up to 300 and blocks 1, 2, 7, with the exclusive plan's rounds
+// as their critical path.
+TEST(PlanVerify, InclusiveDoublingScanBuildersPass) {
+  for (const char* name : {"two-op-doubling", "1-doubling", "123-doubling"}) {
+    const ScanAlgorithm& a = *find_scan_algorithm(name);
+    for (int64_t p = 1; p <= 300; ++p)
+      for (int64_t blocks : {1, 2, 7}) {
+        const PlanReport rep = check_plan(plan::build_plan(Collective::scan, name, p, 0, blocks));
+        ASSERT_FALSE(rep.failure) << name << " p=" << p << " blocks=" << blocks << ": " << describe(*rep.failure);
+        EXPECT_EQ(rep.critical_path, scan_rounds(a, p)) << name << " p=" << p;
+      }
+  }
 }
 
 // --- `collsim verify plan` ---

@@ -2,7 +2,8 @@
 // `collsim plan`. Every built plan is run by a small data-flow simulation
 // here (not verify/'s checker): blocking MPI_Sendrecv steps, unit-time
 // messages, rendezvous (a message moves in the first round in which both
-// ends are at the steps naming it), interval bookkeeping for ⊕.
+// ends are at the steps naming it), fold steps in no time, interval
+// bookkeeping for ⊕.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "binomial_tree.hpp"
 #include "circulant.hpp"
 #include "plan_builders.hpp"
+#include "plan_families.hpp"
 #include "plan_goal.hpp"
 #include "run_cli.hpp"
 #include "scan_plans.hpp"
@@ -96,6 +98,7 @@ class DataFlow {
       Rank& x = ranks_[r];
       x.steps = plan.steps(r);
       x.acc.assign(static_cast<size_t>(h_.blocks), runs_of(initial_acc(h_, r)));
+      run_folds(r);
     }
   }
 
@@ -153,8 +156,16 @@ class DataFlow {
     return moved;
   }
 
+  // Fold steps (acc = acc ⊕ input) send nothing: they take no round.
+  void run_folds(int64_t r) {
+    Rank& x = ranks_[r];
+    for (const Step* s; (s = x.current()) && !s->fold_blocks.empty(); ++x.next)
+      for (int64_t b : s->fold_blocks) x.acc[b] = join(x.acc[b], Runs{{r, r}}, h_.commutative);
+  }
+
   void complete_steps() {
-    for (Rank& x : ranks_) {
+    for (int64_t r = 0; r < h_.p; ++r) {
+      Rank& x = ranks_[r];
       const Step* s = x.current();
       if (!s || (s->send_to >= 0 && !x.sent) || (s->recv_from >= 0 && !x.received)) continue;
       if (s->send_to < 0 && s->recv_from < 0) throw std::runtime_error("an empty step");
@@ -167,6 +178,7 @@ class DataFlow {
       }
       x.sent = x.received = false;
       ++x.next;
+      run_folds(r);
     }
   }
 
@@ -345,11 +357,37 @@ bool same_steps(const std::vector<Step>& a, const std::vector<Step>& b) {
   for (size_t i = 0; i < a.size(); ++i) {
     const Step &x = a[i], &y = b[i];
     if (x.send_to != y.send_to || x.send_blocks != y.send_blocks || x.recv_from != y.recv_from ||
-        x.recv_blocks != y.recv_blocks || (x.send_to >= 0 && x.send_value != y.send_value) ||
+        x.recv_blocks != y.recv_blocks || x.fold_blocks != y.fold_blocks ||
+        (x.send_to >= 0 && x.send_value != y.send_value) ||
         (x.recv_from >= 0 && x.combine != y.combine))
       return false;
   }
   return true;
+}
+
+// Written from Träff 2025, Algorithm 1 (skips 1, 2, 3; q = 3 at p = 5),
+// plus MPI_Scan's last W ⊕ V on ranks 1..4:
+//   round 0: r → r + 1 V, stored:        W = [0], [1], [2], [3] on 1..4
+//   round 1: 0 → 2 V, 1 → 3 W ⊕ V, 2 → 4 W ⊕ V, on the left:
+//            W_2 = [0, 1], W_3 = [0, 2], W_4 = [1, 3]
+//   round 2: 1 → 4 W (ranks from 1 on send W): W_4 = [0, 3]
+//   fold:    W_r = [0, r − 1] ⊕ V_r = [0, r]; rank 0 keeps V_0.
+TEST(PlanBuilders, Scan123DoublingOfFiveRanksByHand) {
+  using plan::fold_step;
+  using plan::recv_step;
+  using plan::send_step;
+  using plan::with_recv;
+  const std::vector<std::vector<Step>> want = {
+      {send_step(1, {0}, Value::input), send_step(2, {0}, Value::input)},
+      {with_recv(send_step(2, {0}, Value::input), 0, {0}), send_step(3, {0}, Value::acc_op_input),
+       send_step(4, {0}), fold_step({0})},
+      {with_recv(send_step(3, {0}, Value::input), 1, {0}),
+       with_recv(send_step(4, {0}, Value::acc_op_input), 0, {0}, Combine::left), fold_step({0})},
+      {with_recv(send_step(4, {0}, Value::input), 2, {0}), recv_step(1, {0}, Combine::left), fold_step({0})},
+      {recv_step(3, {0}), recv_step(2, {0}, Combine::left), recv_step(1, {0}, Combine::left), fold_step({0})},
+  };
+  const Plan pl = plan::build_plan(Collective::scan, "123-doubling", 5, 0, 1);
+  for (int64_t r = 0; r < 5; ++r) EXPECT_TRUE(same_steps(pl.steps(r), want[r])) << "rank " << r;
 }
 
 TEST(PlanText, WrittenAndReadBackGivesTheSameSteps) {
@@ -488,6 +526,14 @@ TEST(PlanGoal, SendOfAccOpInputWaitsForItsCalc) {
                    "l3: calc 8\nl3 requires l1\nl3 requires l2\nl4: send 8b to 3 tag 0\nl4 requires l3\n"),
             std::string::npos)
       << g;
+}
+
+// A fold is a calc of its bytes after everything the step before ended with.
+TEST(PlanGoal, FoldIsACalcAfterTheLastStep) {
+  EXPECT_EQ(goal(Collective::scan, "two-op-doubling", 2, 1, 8),
+            "// test\nnum_ranks 2\n\n"
+            "rank 0 {\nl1: send 8b to 1 tag 0\n}\n\n"
+            "rank 1 {\nl1: recv 8b from 0 tag 0\nl2: calc 8\nl2 requires l1\n}\n");
 }
 
 TEST(PlanCli, WritesThePlanAndTheGoal) {

@@ -104,12 +104,14 @@ std::string str(BlockList list) {
   return list.size() > 8 ? text + ",..." : text;
 }
 
-// One step, its block lists as ranges of StepTable's pool.
+// One step, its block lists as ranges of StepTable's pool: sent, received,
+// folded, one after the other.
 struct FlatStep {
   int64_t send_to, recv_from;
-  int64_t send_begin, recv_begin, recv_end;
+  int64_t send_begin, recv_begin, fold_begin, fold_end;
   Value value;
   Combine combine;
+  bool fold() const { return fold_end > fold_begin; }
 };
 
 // All ranks' steps, validated, in flat arrays: rank r's steps are
@@ -129,21 +131,27 @@ class StepTable {
   int64_t count(int64_t r) const { return first_[r + 1] - first_[r]; }
   const FlatStep& step(int64_t r, int64_t k) const { return steps_[first_[r] + k]; }
   BlockList sent(const FlatStep& s) const { return {&blocks_[s.send_begin], &blocks_[s.recv_begin]}; }
-  BlockList received(const FlatStep& s) const { return {&blocks_[s.recv_begin], &blocks_[s.recv_end]}; }
+  BlockList received(const FlatStep& s) const { return {&blocks_[s.recv_begin], &blocks_[s.fold_begin]}; }
+  BlockList folded(const FlatStep& s) const { return {&blocks_[s.fold_begin], &blocks_[s.fold_end]}; }
 
  private:
   void add(int64_t r, int64_t k, const Step& s) {
-    if (s.send_to == -1 && s.recv_from == -1) broken(h_, r, k, -1, "empty-step", "the step neither sends nor receives");
-    FlatStep flat{s.send_to, s.recv_from, 0, 0, 0, s.send_value, s.combine};
+    const bool message = s.send_to != -1 || s.recv_from != -1, fold = !s.fold_blocks.empty();
+    if (!message && !fold) broken(h_, r, k, -1, "empty-step", "the step neither sends, receives nor folds");
+    if (message && fold) broken(h_, r, k, -1, "fold-with-message", "a fold step also sends or receives");
+    FlatStep flat{s.send_to, s.recv_from, 0, 0, 0, 0, s.send_value, s.combine};
     flat.send_begin = append(r, k, s.send_to, s.send_blocks, "send");
     flat.recv_begin = append(r, k, s.recv_from, s.recv_blocks, "receive");
-    flat.recv_end = static_cast<int64_t>(blocks_.size());
+    flat.fold_begin = append_blocks(r, k, s.fold_blocks, "fold");
+    flat.fold_end = static_cast<int64_t>(blocks_.size());
     const bool reduce_send = s.send_to >= 0 && s.send_value == Value::acc_op_input;
     const bool reduce_recv = s.recv_from >= 0 && s.combine != Combine::store;
-    if (!reduces(h_.collective) && (reduce_send || reduce_recv))
+    if (!reduces(h_.collective) && (reduce_send || reduce_recv || fold))
       broken(h_, r, k, -1, "no-reduction",
              std::string(collective_name(h_.collective)) + " has no ⊕, but the step " +
-                 (reduce_send ? "sends acc+input" : std::string("combines ") + plan::combine_name(s.combine)));
+                 (fold          ? std::string("folds")
+                  : reduce_send ? "sends acc+input"
+                                : std::string("combines ") + plan::combine_name(s.combine)));
     steps_.push_back(flat);
     if (static_cast<int64_t>(steps_.size() + blocks_.size()) > kMaxPlanStepEntries)
       throw std::length_error("plan too large to check: more than " + str(kMaxPlanStepEntries) +
@@ -156,6 +164,11 @@ class StepTable {
       broken(h_, r, k, -1, "peer-range", std::string(half) + " peer " + str(peer) + " is not another rank of p = " + str(h_.p));
     if ((peer == -1) != blocks.empty())
       broken(h_, r, k, -1, "block-list", std::string(half) + (peer == -1 ? " blocks without a peer" : " without blocks"));
+    return append_blocks(r, k, blocks, half);
+  }
+
+  // Checks a block list (in range, each block once) and appends it; its start.
+  int64_t append_blocks(int64_t r, int64_t k, const plan::BlockList& blocks, const char* half) {
     const int64_t begin = static_cast<int64_t>(blocks_.size());
     for (int64_t b : blocks) {
       if (b < 0 || b >= h_.blocks)
@@ -262,12 +275,15 @@ class Execution {
     return std::nullopt;
   }
 
-  // Sets up rank r's current step: the halves it lacks count as delivered.
+  // Sets up rank r's current step: the halves it lacks count as delivered,
+  // so a fold step is complete at once.
   void enter(int64_t r) {
     if (done(r)) return;
     const FlatStep& s = current(r);
-    halves_[r] = (s.send_to < 0 ? kSent : 0) | (s.recv_from < 0 ? kReceived : 0);
+    halves_[r] = 0;
     start_[r] = stats_[r].depth;
+    if (s.send_to < 0) mark(r, kSent);
+    if (s.recv_from < 0) mark(r, kReceived);
   }
 
   // Delivers whatever of r's current step meets its partners' current steps.
@@ -334,11 +350,13 @@ class Execution {
     return Runs{Interval{left[0].lo, right[0].hi}};
   }
 
-  // Applies rank r's completed step: received blocks, counters, next step.
+  // Applies rank r's completed step: received or folded blocks, counters,
+  // next step. A fold has no message: it adds no depth.
   void complete(int64_t r) {
     const FlatStep& s = current(r);
     if (s.recv_from >= 0) receive(r, s);
-    stats_[r].depth = start_[r] + 1;
+    if (s.fold()) fold(r, s);
+    stats_[r].depth = start_[r] + (s.fold() ? 0 : 1);
     ++stats_[r].steps;
     enter(r);
     try_match(r);
@@ -360,6 +378,13 @@ class Execution {
         case Combine::right: acc_.set(entry(r, b), join(acc, got, r, b, "acc ⊕ received", s.recv_from)); break;
       }
     }
+  }
+
+  // acc = acc ⊕ input: acc must end at r − 1 ([a, r − 1] becomes [a, r]);
+  // an acc that already holds r is a double contribution.
+  void fold(int64_t r, const FlatStep& s) {
+    for (int64_t b : table_.folded(s))
+      acc_.set(entry(r, b), join(acc_.get(entry(r, b)), input(r, b), r, b, "fold acc ⊕ input", -1));
   }
 
   // No rank can move and some are not done: names the first half that can

@@ -9,7 +9,8 @@
 // k-th send to s meets s's k-th receive from r, and a plan whose ranks wait
 // on each other in a cycle deadlocks. A send carries the value its blocks
 // had before the step (both halves happen at once); received blocks take
-// effect when the step completes. A worklist holds the ranks whose current
+// effect when the step completes. A fold step (no message) completes as
+// soon as the rank reaches it: acc = acc ⊕ input. A worklist holds the ranks whose current
 // step is complete; a rank entering a step looks once at its partners'
 // current steps, so the run costs O(p + steps + listed blocks), plus the
 // merging of run lists on commutative plans.
@@ -26,19 +27,23 @@
 //
 // Rules (Counterexample::condition):
 //   header            p, root or blocks do not fit the collective
-//   empty-step        a step that neither sends nor receives
+//   empty-step        a step that neither sends, receives nor folds
+//   fold-with-message a fold step that also sends or receives
 //   peer-range        a peer outside 0..p-1 or the rank itself
 //   block-range       a block outside 0..B-1
 //   block-list        a half without blocks, blocks without a peer, a block
 //                     twice in one list
-//   no-reduction      ⊕ (combine left/right, value acc+input) in bcast or
-//                     allgatherv
+//   no-reduction      ⊕ (combine left/right, value acc+input, fold) in
+//                     bcast or allgatherv
 //   block-mismatch    a send and the receive it meets list different blocks
 //   not-held          a send of a block whose value is empty
-//   double-contribution  ⊕ of two values sharing a rank's input
+//   double-contribution  ⊕ of two values sharing a rank's input (a fold
+//                     where acc already holds rank r's input)
 //   order             non-commutative ⊕ with the operands swapped
-//                     ([j + 1, k] ⊕ [i, j])
+//                     ([j + 1, k] ⊕ [i, j]; a fold where acc is above r)
 //   non-adjacent-join non-commutative ⊕ of values with a gap between them
+//                     (a fold where acc does not end at r − 1); the detail
+//                     of a fold's failure starts "fold acc ⊕ input"
 //   unmatched-recv    a receive whose peer has no send left for it
 //   peer-mismatch     such a receive while some other rank's send to this
 //                     rank is left unmatched (the receive names the wrong peer)
@@ -50,11 +55,12 @@
 // block where one applies.
 //
 // Counted per rank: steps; ⊕ on blocks (each block combined into acc with a
-// non-empty acc, each block sent as acc ⊕ input with a non-empty acc); and
-// the depth of its last step, where a step's depth is 1 + the largest depth
-// of the step before it on its rank and of the steps before its partners'
-// matched steps (matched steps happen together). The critical path is the
-// largest depth.
+// non-empty acc, each block sent as acc ⊕ input or folded with a non-empty
+// acc); and the depth of its last step, where a step's depth is 1 + the
+// largest depth of the step before it on its rank and of the steps before
+// its partners' matched steps (matched steps happen together); a fold step,
+// which has no message, keeps the depth of the step before it. The critical
+// path is the largest depth: rounds of messages.
 //
 // Memory: 16 bytes per (rank, block) value, about 60 per rank, 48 per step
 // and 8 per listed block. Plans with p·B > kMaxPlanValues, p >

@@ -1,6 +1,8 @@
-// The doubling scans of seed 000 against the MPI API: one executor runs any
-// plan of schedules/scan_plans.hpp (the plans `collsim verify exscan/scan`
-// proves correct symbolically for every p up to 10^5).
+// The doubling scans of seed 000 against the MPI API: the rounds of
+// schedules/scan_plans.hpp (which `collsim verify exscan/scan` proves
+// correct symbolically for every p up to 10^5) as plans (plans_reduce.cpp's
+// builders; `collsim verify plan` checks them too), run by the plan executor
+// (sim/rank/plan_executor.cpp).
 //
 //   exscan  two-op-doubling  ceil(log2 p) rounds, up to 2 ceil(log2 p) - 2 ⊕
 //           1-doubling       1 + ceil(log2(p-1)) rounds, ceil(log2(p-1)) ⊕
@@ -12,83 +14,27 @@
 //
 // Per round a rank does one MPI_Sendrecv of the whole vector (MPI_Send or
 // MPI_Recv when one side is absent) and at most one ⊕ before it (forming
-// W ⊕ V) and one after (T into W).
+// W ⊕ V) and one after (T into W); MPI_Scan by an exclusive plan ends with
+// the plan's fold, W ⊕ V with no message.
 // Cost: the model is the critical path of exactly this execution, computed
 // from the plans (plan_time below): about rounds × (α + β(m + 16)) + ⊕ × γm
 // along the slowest rank's chain.
 // Limits: any p, any count, no root; keeps the order of ⊕ (every combine puts
 // the lower ranks' data on the left), so non-commutative operators are fine.
-// Memory: two scratch vectors of m bytes (T, and W ⊕ V being sent).
+// Memory: the executor's (plan_executor.cpp): a message buffer each way.
+// These rows are COLLSIM_PLAN rows of catalog/algorithms.def: this file
+// holds their cost models.
 #include <algorithm>
 #include <vector>
 
 #include "catalog.hpp"
-#ifdef COLLSIM_RANK
-#include "collective.hpp"
-#endif  // COLLSIM_RANK
 #include "scan_plans.hpp"
-#ifdef COLLSIM_RANK
-#include "window.hpp"
-#endif  // COLLSIM_RANK
 
 namespace collsim::sim {
 
 namespace {
 
-#ifdef COLLSIM_RANK
-// T enters W as the plan says; T may be overwritten.
-void combine_into(const CollArgs& a, ScanCombine how, char* w, char* t, int count) {
-  switch (how) {
-    case ScanCombine::none: return;
-    case ScanCombine::store: copy_real(w, t, a.bytes); return;
-    case ScanCombine::left: MPI_Reduce_local(t, w, count, a.type, a.op); return;  // W = T ⊕ W
-    case ScanCombine::right:                                                        // W = W ⊕ T
-      MPI_Reduce_local(w, t, count, a.type, a.op);
-      copy_real(w, t, a.bytes);
-      return;
-  }
-}
-
-// Runs `plan` with W = a.buf. inclusive_result: for an exclusive plan, finish
-// with W = W ⊕ V (rank 0: V), which turns MPI_Exscan into MPI_Scan.
-void run_plan(const char* name, bool inclusive_result, const CollArgs& a) {
-  const ScanAlgorithm& plan = *find_scan_algorithm(name);
-  int p = 0, rank = 0;
-  MPI_Comm_size(a.comm, &p);
-  MPI_Comm_rank(a.comm, &rank);
-  const int count = static_cast<int>(a.count);
-  const int64_t bytes = a.bytes;
-  char* w = static_cast<char*>(a.buf);
-  const char* v = static_cast<const char*>(a.sendbuf);
-  if (plan.inclusive) copy_real(w, v, bytes);  // inclusive plans start from W = V
-  Scratch t(a, Scratch::Kind::vector, bytes), wv(a, Scratch::Kind::vector, bytes);
-  const int rounds = scan_rounds(plan, p);
-  for (int k = 0; k < rounds; ++k) {
-    const ScanRound rd = scan_round(plan, p, rank, k);
-    const void* out = rd.send == ScanValue::V ? v : w;
-    if (rd.send_to >= 0 && rd.send == ScanValue::W_op_V) {
-      copy_real(wv.data(), v, bytes);
-      MPI_Reduce_local(w, wv.data(), count, a.type, a.op);  // W ⊕ V: W holds the lower ranks
-      out = wv.data();
-    }
-    const int to = rd.send_to >= 0 ? static_cast<int>(rd.send_to) : MPI_PROC_NULL;
-    const int from = rd.recv_from >= 0 ? static_cast<int>(rd.recv_from) : MPI_PROC_NULL;
-    MPI_Sendrecv(out, to == MPI_PROC_NULL ? 0 : count, a.type, to, 0, t.data(), from == MPI_PROC_NULL ? 0 : count,
-                 a.type, from, 0, a.comm, MPI_STATUS_IGNORE);
-    combine_into(a, rd.combine, w, t.data(), count);
-  }
-  if (!inclusive_result || plan.inclusive) return;
-  if (rank == 0) {
-    copy_real(w, v, bytes);
-    return;
-  }
-  copy_real(t.data(), v, bytes);
-  MPI_Reduce_local(w, t.data(), count, a.type, a.op);  // W ⊕ V
-  copy_real(w, t.data(), bytes);
-}
-#endif  // COLLSIM_RANK
-
-// The critical path of run_plan on the α-β-γ platform, rank by rank and
+// The critical path of the plan's execution on the α-β-γ platform, rank by rank and
 // round by round: a rank posts its Sendrecv after forming its send value
 // (γm if it computes W ⊕ V); a message starts when both its sender and its
 // receiver have posted (SMPI, with send-is-detached-thresh 0, as collsim runs
@@ -126,16 +72,6 @@ double plan_time(const char* name, bool inclusive_result, const Net& net, int64_
 }
 
 }  // namespace
-
-#ifdef COLLSIM_RANK
-void exscan_two_op_doubling(const CollArgs& a) { run_plan("two-op-doubling", false, a); }
-void exscan_1_doubling(const CollArgs& a) { run_plan("1-doubling", false, a); }
-void exscan_123_doubling(const CollArgs& a) { run_plan("123-doubling", false, a); }
-void scan_hillis_steele(const CollArgs& a) { run_plan("hillis-steele", true, a); }
-void scan_two_op_doubling(const CollArgs& a) { run_plan("two-op-doubling", true, a); }
-void scan_1_doubling(const CollArgs& a) { run_plan("1-doubling", true, a); }
-void scan_123_doubling(const CollArgs& a) { run_plan("123-doubling", true, a); }
-#endif  // COLLSIM_RANK
 
 double model_exscan_two_op_doubling(const Net& n, int64_t p, int64_t m, int64_t) {
   return plan_time("two-op-doubling", false, n, p, m);

@@ -1,6 +1,14 @@
 // two-tree: the pipelined parallel prefix on two inorder binary trees
 // (Sanders, Speck, Träff, seed 002 §2.3), as MPI_Scan and MPI_Exscan.
 //
+// No plan (schedules/plan.hpp) can say this: a plan keeps one accumulator
+// per block and sends it, the input or their ⊕, while a rank here holds
+// several values of a block at once (A = L ⊕ V kept for the down phase
+// while S = A ⊕ R goes up; the parent's P passed on to the left child and
+// P ⊕ A to the right one), and it takes blocks from up to three peers as
+// they arrive (receives posted up front, MPI_Waitany), in no fixed order
+// of steps.
+//
 // The vector is cut in two halves; half t goes through tree Tt (t = 1, 2) of
 // schedules/two_tree.hpp built over all p ranks: TwoTree(p + 1, p) puts the
 // broadcast root at the fictitious rank p, so virtual ranks are real ranks

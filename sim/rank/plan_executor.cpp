@@ -2,7 +2,8 @@
 // step, as the plan says: one MPI_Sendrecv per step (MPI_Send or MPI_Recv
 // when one half is absent), the step's blocks packed into one message in
 // the order listed, received blocks stored or combined (left: acc =
-// received ⊕ acc, right: acc = acc ⊕ received) with MPI_Reduce_local.
+// received ⊕ acc, right: acc = acc ⊕ received) with MPI_Reduce_local; a
+// fold step is MPI_Reduce_local alone (acc = acc ⊕ input).
 // It runs our algorithms that are plans (COLLSIM_PLAN rows of
 // sim/catalog/algorithms.def) and plans from files.
 //
@@ -22,7 +23,7 @@
 // A message that is one contiguous range of acc goes straight from acc, or
 // into it where it is only stored, as an algorithm's own MPI code would.
 // Cost: the plan's steps; per step one message of the listed blocks and one
-// ⊕ per combined run of blocks. Memory: acc (m bytes, where the caller's
+// ⊕ per combined or folded run of blocks. Memory: acc (m bytes, where the caller's
 // buffer is not full length), a message buffer of the largest message each
 // way where messages are packed or combined, the rank's steps (runs of
 // blocks, not blocks: plan.hpp).
@@ -219,6 +220,7 @@ class Executor {
   // acc and, where it is only stored and does not overlap what is sent, is
   // received into acc; others go through the message buffers.
   void step(const plan::Step& s) {
+    if (!s.fold_blocks.empty()) return fold(s);
     const Span out = s.send_to >= 0 && !from_input(s) ? contiguous(s.send_blocks) : kScattered;
     const bool out_direct = out.begin >= 0;
     const int64_t out_bytes = s.send_to < 0 ? 0 : out_direct ? out.end - out.begin : bytes_of(s.send_blocks);
@@ -235,6 +237,21 @@ class Executor {
                  a_.comm, MPI_STATUS_IGNORE);
     if (s.recv_from >= 0 && !in_direct) unpack(s);
     for (int64_t b : s.recv_blocks) held_[static_cast<size_t>(b)] = true;
+  }
+
+  // A fold step, no message: acc = acc ⊕ input, acc holding the lower
+  // ranks (an empty block takes the input).
+  void fold(const plan::Step& s) {
+    const auto input = static_cast<const char*>(a_.sendbuf);
+    for_each_piece(s.fold_blocks, [&](Span sp, bool held) {
+      const int64_t bytes = sp.end - sp.begin;
+      if (!held || bytes == 0) return copy(acc_ + sp.begin, input + sp.begin, bytes);
+      char* sum = buffer(out_, out_size_, bytes);
+      copy(sum, input + sp.begin, bytes);
+      MPI_Reduce_local(acc_ + sp.begin, sum, count(bytes), a_.type, a_.op);  // sum = acc ⊕ input
+      copy(acc_ + sp.begin, sum, bytes);
+    });
+    for (int64_t b : s.fold_blocks) held_[static_cast<size_t>(b)] = true;
   }
 
   // The caller's result where acc is ours: reduce_scatter's is the rank's
