@@ -10,7 +10,6 @@ namespace collsim::engine {
 
 namespace {
 
-
 // Collectives whose accumulators start empty somewhere (bcast, allgatherv:
 // all but the data's origin; exscan: everywhere): there a store costs
 // nothing and the first combine into a block is a copy, as in the executor.
@@ -18,14 +17,19 @@ bool tracks_holdings(Collective c) {
   return c == Collective::bcast || c == Collective::allgatherv || c == Collective::exscan;
 }
 
+// A rank's current step, reduced to what the rules need, and where the
+// rest come from (Plan::source: one at a time for streamed plans), released
+// when the rank finishes, so memory follows the running ranks, not the
+// plan's total steps (about 100 bytes a rank plus its source's state).
 struct RankState {
-  std::vector<plan::Step> steps;
-  size_t pc = 0;
-  double post = 0;                    // when the current step was posted
+  plan::StepSource next;
+  int64_t send_to = -1, recv_from = -1;  // the current step's halves
+  int64_t send_bytes = 0;
+  double before = 0, after = 0;       // its ⊕ before the send, after the halves
+  double post = 0;                    // when it was posted
   double send_end = 0, recv_end = 0;  // its halves' ends, once matched
-  bool send_done = false, recv_done = false;
-  bool done() const { return pc >= steps.size(); }  // steps are released when done
-  const plan::Step& step() const { return steps[pc]; }
+  int64_t pc = 0;                     // its index
+  bool send_done = false, recv_done = false, finished = false;
 };
 
 class Evaluator {
@@ -42,7 +46,8 @@ class Evaluator {
     }
     finish_.assign(static_cast<size_t>(p), 0);
     for (int64_t r = 0; r < p; ++r) {
-      ranks_[static_cast<size_t>(r)].steps = plan.steps(r);
+      at(r).next = plan.source(r);
+      fetch(r);
       begin_step(r, 0);
       work_.push_back(r);
     }
@@ -57,7 +62,7 @@ class Evaluator {
     Result res;
     res.messages = messages_;
     for (size_t r = 0; r < ranks_.size(); ++r) {
-      if (!ranks_[r].done())
+      if (!ranks_[r].finished)
         throw std::invalid_argument("the plan does not run to its end (rank " + std::to_string(r) + " waits at step " +
                                     std::to_string(ranks_[r].pc) + "); collsim verify plan says why");
       res.time = std::max(res.time, finish_[r]);
@@ -72,38 +77,61 @@ class Evaluator {
     return held_.empty() || held_[static_cast<size_t>(r * h_.blocks + b)];
   }
 
-  int64_t message_bytes(const plan::BlockList& blocks) const {
-    int64_t sum = 0;
-    for (int64_t b : blocks) sum += bytes_(b);
-    return sum;
+  // The time of a ⊕ with rank r's block b: γ per byte where acc holds a
+  // value (else it is a copy, which costs nothing).
+  double op_time(int64_t r, int64_t b) const {
+    return held(r, b) ? net_.op_seconds_per_byte * static_cast<double>(bytes_(b)) : 0.0;
+  }
+  void hold(int64_t r, int64_t b) {
+    if (!held_.empty()) held_[static_cast<size_t>(r * h_.blocks + b)] = true;
   }
 
-  // Posts rank r's current step at time t (after its finish, if none is left),
-  // charging the ⊕ of an acc+input send first.
-  void begin_step(int64_t r, double t) {
+  // Takes rank r's next step and its costs: the ⊕ of an acc+input send
+  // before it, the combines and folds after its halves. Holdings change
+  // only by the rank's own steps, so they are read and updated here, in
+  // step order, as the executor does when it runs the step.
+  void fetch(int64_t r) {
     RankState& s = at(r);
-    if (s.done()) {
-      finish_[static_cast<size_t>(r)] = t;
-      s.steps = {};  // released as the rank finishes
+    if (!s.next(step_)) {
+      s.finished = true;
+      s.next = nullptr;
       return;
     }
-    const plan::Step& step = s.step();
-    if (step.send_to >= 0 && step.send_value == plan::Value::acc_op_input)
-      for (int64_t b : step.send_blocks)
-        if (held(r, b)) t += net_.op_seconds_per_byte * static_cast<double>(bytes_(b));
-    s.post = t;
-    s.send_done = step.send_to < 0;
-    s.recv_done = step.recv_from < 0;
+    s.send_to = step_.send_to, s.recv_from = step_.recv_from;
+    s.send_bytes = 0, s.before = 0, s.after = 0;
+    for (int64_t b : step_.send_blocks) {
+      s.send_bytes += bytes_(b);
+      if (step_.send_value == plan::Value::acc_op_input) s.before += op_time(r, b);
+    }
+    for (int64_t b : step_.recv_blocks) {
+      if (step_.combine != plan::Combine::store) s.after += op_time(r, b);
+      hold(r, b);
+    }
+    for (int64_t b : step_.fold_blocks) {
+      s.after += op_time(r, b);
+      hold(r, b);
+    }
+  }
+
+  // Posts rank r's current step at time t (its finish, if none is left).
+  void begin_step(int64_t r, double t) {
+    RankState& s = at(r);
+    if (s.finished) {
+      finish_[static_cast<size_t>(r)] = t;
+      return;
+    }
+    s.post = t + s.before;
+    s.send_done = s.send_to < 0;
+    s.recv_done = s.recv_from < 0;
   }
 
   // Matches the current step's halves where the peers are ready, and
   // completes the step when both are done.
   void advance(int64_t r) {
     RankState& s = at(r);
-    if (s.done()) return;
-    const plan::Step& step = s.step();
-    if (!s.send_done) match(r, step.send_to);
-    if (!s.recv_done) match(step.recv_from, r);
+    if (s.finished) return;
+    if (!s.send_done) match(r, s.send_to);
+    if (!s.recv_done) match(s.recv_from, r);
     if (s.send_done && s.recv_done) complete(r);
   }
 
@@ -111,11 +139,11 @@ class Evaluator {
   void match(int64_t from, int64_t to) {
     if (from < 0 || to < 0 || from >= h_.p || to >= h_.p) return;
     RankState &sender = at(from), &receiver = at(to);
-    if (sender.done() || receiver.done() || sender.send_done || receiver.recv_done) return;
-    if (sender.step().send_to != to || receiver.step().recv_from != from) return;
+    if (sender.finished || receiver.finished || sender.send_done || receiver.recv_done) return;
+    if (sender.send_to != to || receiver.recv_from != from) return;
     const double start = std::max(sender.post, receiver.post);
-    const int64_t bytes = message_bytes(sender.step().send_blocks);
-    const double end = start + net_.latency + static_cast<double>(bytes + net_.envelope) * net_.seconds_per_byte;
+    const double end =
+        start + net_.latency + static_cast<double>(sender.send_bytes + net_.envelope) * net_.seconds_per_byte;
     sender.send_done = receiver.recv_done = true;
     sender.send_end = receiver.recv_end = end;
     ++messages_;
@@ -123,25 +151,16 @@ class Evaluator {
     work_.push_back(to);
   }
 
-  // The time of a store (op false) or a ⊕ into rank r's block b: γ per byte
-  // where acc holds a value, else a copy that costs nothing.
-  double combine_into(int64_t r, int64_t b, bool op) {
-    const bool charged = op && held(r, b);
-    if (!held_.empty()) held_[static_cast<size_t>(r * h_.blocks + b)] = true;
-    return charged ? net_.op_seconds_per_byte * static_cast<double>(bytes_(b)) : 0.0;
-  }
-
   // A step ends when both halves have (a fold step: when it is posted),
   // then its ⊕ follow.
   void complete(int64_t r) {
     RankState& s = at(r);
-    const plan::Step& step = s.step();
     double t = s.post;
-    if (step.send_to >= 0) t = std::max(t, s.send_end);
-    if (step.recv_from >= 0) t = std::max(t, s.recv_end);
-    for (int64_t b : step.recv_blocks) t += combine_into(r, b, step.combine != plan::Combine::store);
-    for (int64_t b : step.fold_blocks) t += combine_into(r, b, true);
+    if (s.send_to >= 0) t = std::max(t, s.send_end);
+    if (s.recv_from >= 0) t = std::max(t, s.recv_end);
+    t += s.after;
     ++s.pc;
+    fetch(r);
     begin_step(r, t);
     work_.push_back(r);
   }
@@ -153,6 +172,7 @@ class Evaluator {
   std::vector<bool> held_;
   std::vector<double> finish_;
   std::vector<int64_t> work_;
+  plan::Step step_;  // the step being taken apart
   int64_t messages_ = 0;
 };
 

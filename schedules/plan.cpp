@@ -129,17 +129,23 @@ BlockList BlockList::range(int64_t first, int64_t count) {
 
 void BlockList::push_run(int64_t first, int64_t count) {
   if (count <= 0) return;
+  Run* last = size_ == 0 ? nullptr : spilled_.empty() ? &inline_ : &spilled_.back();
   size_ += count;
-  if (!runs_.empty() && runs_.back().first + runs_.back().count == first)
-    runs_.back().count += count;
-  else
-    runs_.push_back({first, count});
+  if (last && last->first + last->count == first) {
+    last->count += count;
+  } else if (!last) {
+    inline_ = {first, count};
+  } else {
+    if (spilled_.empty()) spilled_.push_back(inline_);
+    spilled_.push_back({first, count});
+  }
 }
 
 bool operator==(const BlockList& x, const BlockList& y) {
-  if (x.size_ != y.size_ || x.runs_.size() != y.runs_.size()) return false;
-  for (size_t i = 0; i < x.runs_.size(); ++i)
-    if (x.runs_[i].first != y.runs_[i].first || x.runs_[i].count != y.runs_[i].count) return false;
+  const BlockList::Runs a = x.runs(), b = y.runs();
+  if (x.size_ != y.size_ || a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].first != b[i].first || a[i].count != b[i].count) return false;
   return true;
 }
 

@@ -59,12 +59,21 @@ enum class Combine { store, left, right };
 // A step's blocks in the order listed, held as runs of consecutive blocks:
 // a halving step's p/2 blocks are one run, so a rank's steps cost memory by
 // runs, not by blocks (SMPI holds 16,384 ranks' plans at once). Iterating
-// gives the block numbers one by one.
+// gives the block numbers one by one. The first run lives inline (most
+// steps list one run), so such a step allocates nothing.
 //   {4, 5, 6, 0, 2, 3}  ->  runs (4, 3) (0, 1) (2, 2)
 class BlockList {
  public:
   struct Run {
     int64_t first, count;
+  };
+  // The runs in order, as a range.
+  struct Runs {
+    const Run *b, *e;
+    const Run* begin() const { return b; }
+    const Run* end() const { return e; }
+    size_t size() const { return static_cast<size_t>(e - b); }
+    const Run& operator[](size_t i) const { return b[i]; }
   };
   BlockList() = default;
   BlockList(std::initializer_list<int64_t> blocks);
@@ -76,7 +85,10 @@ class BlockList {
   void push_run(int64_t first, int64_t count);
   int64_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  const std::vector<Run>& runs() const { return runs_; }
+  Runs runs() const {
+    if (!spilled_.empty()) return {spilled_.data(), spilled_.data() + spilled_.size()};
+    return {&inline_, &inline_ + (size_ > 0 ? 1 : 0)};
+  }
 
   class const_iterator {
    public:
@@ -98,14 +110,17 @@ class BlockList {
     const Run* run_;
     int64_t offset_;
   };
-  const_iterator begin() const { return {runs_.data(), 0}; }
-  const_iterator end() const { return {runs_.data() + runs_.size(), 0}; }
+  const_iterator begin() const { return {runs().begin(), 0}; }
+  const_iterator end() const { return {runs().end(), 0}; }
 
   friend bool operator==(const BlockList& x, const BlockList& y);
   friend bool operator!=(const BlockList& x, const BlockList& y) { return !(x == y); }
 
  private:
-  std::vector<Run> runs_;  // no two neighbours continue each other
+  // No two neighbouring runs continue each other. One run: inline_;
+  // more: all of them in spilled_.
+  Run inline_{0, 0};
+  std::vector<Run> spilled_;
   int64_t size_ = 0;
 };
 

@@ -5,6 +5,7 @@
 // m > 0.
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -110,15 +111,22 @@ Plan bcast_binary_tree_pipeline(int64_t p, int64_t root, int64_t blocks) {
 // the receiver), so they cost time. A repeated store of block n − 1
 // changes nothing. Rounds with neither side are no step (MPI_PROC_NULL
 // both ways costs nothing). The root sends in every round: n − 1 + q steps.
+// Streamed: a rank's state is its two schedules, values in [−q, q) kept as
+// bytes, and the one schedule all ranks share (the engine holds 2^20 ranks).
 Plan bcast_circulant(int64_t p, int64_t root, int64_t blocks) {
-  const CirculantSchedule s(p);
+  const auto shared = std::make_shared<const CirculantSchedule>(p);
   const Rooted ranks{p, root};
   return streamed(bcast_header(p, root, blocks), [=](int64_t rank) {
+    const CirculantSchedule& s = *shared;
     const int q = s.q();
     const int64_t v = ranks.virt(rank), n = blocks, x = q == 0 ? 0 : algorithm1_first_round(q, n);
-    std::array<int, kMaxRounds> recvblock{}, sendblock{};
-    if (q > 0) s.recv(v, recvblock.data()), s.send(v, sendblock.data());
+    int recv[kMaxRounds] = {}, send[kMaxRounds] = {};
+    if (q > 0) s.recv(v, recv), s.send(v, send);
+    std::array<int8_t, kMaxRounds> recvblock{}, sendblock{};
+    std::copy(recv, recv + q, recvblock.begin());
+    std::copy(send, send + q, sendblock.begin());
     return rounds(x, q == 0 ? x : x + n - 1 + q, [=](int64_t i, Step& step) {
+      const CirculantSchedule& s = *shared;
       const int k = static_cast<int>(i % q);
       const int64_t shift = q * (i / q) - x, sb = sendblock[k] + shift, rb = recvblock[k] + shift;
       const int64_t to = s.to(v, k), from = s.from(v, k);
