@@ -4,11 +4,15 @@
 // out in its comment, in ns.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "loggopsim.hpp"
+#include "protocol.hpp"
+#include "run_cli.hpp"
 
 namespace collsim::engine {
 namespace {
@@ -117,6 +121,32 @@ TEST(EngineLogGOPSim, RendezvousMatchedOnArrival) {
 TEST(EngineLogGOPSim, UnreceivedMessageIsAnError) {
   const HandPlan h{{{0, {send(1, 0)}}}, {1000}};
   EXPECT_THROW(h.finish_ns(2), std::invalid_argument);
+}
+
+std::string collsim(const std::string& args) { return std::string(COLLSIM_BIN) + " run --format csv " + args; }
+
+// Through the command line: a binomial bcast at p = 2 is the one message.
+TEST(EngineLogGOPSim, RunWithTheLoggopsimRules) {
+  const auto out = test::run_command(collsim("--algo binomial --p 2 --size 1000B --engine loggp --rules loggopsim "
+                                             "--L 5e-6 --o 1e-6 --g 2e-6 --G 1e-9"));
+  ASSERT_EQ(out.status, 0) << out.out;
+  std::stringstream lines(out.out);
+  std::string line, last;
+  while (std::getline(lines, line)) last = line;
+  const sim::Row row = sim::parse_row(last);
+  EXPECT_NEAR(row.time_us, 7.999, 1e-9);
+  EXPECT_EQ(row.engine, "loggopsim");
+  EXPECT_FALSE(row.model_us.has_value());
+}
+
+TEST(EngineLogGOPSim, BadRuleOptionsAreOneErrorLine) {
+  const std::string base = "--algo binomial --p 4 --size 1KiB ";
+  for (const char* bad : {"--engine loggp --o 1e-6", "--engine loggp --rules logp", "--engine loggp --rules loggopsim --g -1",
+                                 "--engine loggp --rules loggopsim --L nan", "--rules loggopsim"}) {
+    const auto out = test::run_command(collsim(base + bad), true);
+    EXPECT_EQ(out.status, 2) << bad << ": " << out.out;
+    EXPECT_EQ(std::count(out.out.begin(), out.out.end(), '\n'), 1) << bad << ": " << out.out;
+  }
 }
 
 }  // namespace
