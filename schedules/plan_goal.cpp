@@ -11,12 +11,9 @@ namespace collsim::plan {
 
 namespace {
 
-int64_t message_bytes(const BlockList& blocks, int64_t bytes, int64_t nblocks) {
+int64_t message_bytes(const BlockList& blocks, int64_t bytes, const Header& h) {
   int64_t total = 0;
-  for (int64_t b : blocks) {
-    const sim::Span s = sim::block_span(bytes, nblocks, b);
-    total += s.end - s.begin;
-  }
+  for (int64_t b : blocks) total += goal_block_bytes(h, bytes, b);
   return total;
 }
 
@@ -27,12 +24,12 @@ class RankWriter {
 
   void step(const Step& s) {
     if (!s.fold_blocks.empty()) {
-      previous_ = {op("calc " + std::to_string(message_bytes(s.fold_blocks, bytes_, h_.blocks)), previous_)};
+      previous_ = {op("calc " + std::to_string(message_bytes(s.fold_blocks, bytes_, h_)), previous_)};
       return;
     }
     std::vector<std::string> ended;
     if (s.send_to >= 0) {
-      const int64_t size = message_bytes(s.send_blocks, bytes_, h_.blocks);
+      const int64_t size = message_bytes(s.send_blocks, bytes_, h_);
       std::vector<std::string> before = previous_;
       if (s.send_value == Value::acc_op_input) before = {op("calc " + std::to_string(size), previous_)};
       ended.push_back(op("send " + std::to_string(size) + "b to " + std::to_string(s.send_to) + " tag " +
@@ -40,7 +37,7 @@ class RankWriter {
                          before));
     }
     if (s.recv_from >= 0) {
-      const int64_t size = message_bytes(s.recv_blocks, bytes_, h_.blocks);
+      const int64_t size = message_bytes(s.recv_blocks, bytes_, h_);
       std::string last = op("recv " + std::to_string(size) + "b from " + std::to_string(s.recv_from) + " tag " +
                                 std::to_string(received_[s.recv_from]++),
                             previous_);
@@ -68,6 +65,11 @@ class RankWriter {
 };
 
 }  // namespace
+
+int64_t goal_block_bytes(const Header& h, int64_t bytes, int64_t block) {
+  const sim::Span s = sim::block_span(bytes, h.blocks, block);
+  return s.end - s.begin;
+}
 
 void write_goal(std::ostream& out, const Plan& plan, int64_t bytes, const std::string& comment) {
   std::istringstream lines(comment);

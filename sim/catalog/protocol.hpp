@@ -62,7 +62,8 @@ struct Row {
   // size of its process tree in MiB. Empty in the harness's own output.
   std::optional<double> wall_s, cpu_s, mem_mib;
   // What produced the time: smpi (SimGrid), loggp (the plan engine,
-  // engine/loggp.hpp; it moves no data, so checked_ranks is 0) or openmpi
+  // engine/loggp.hpp; it moves no data, so checked_ranks is 0), loggopsim
+  // (the plan engine's LogGOPSim rules, engine/loggopsim.hpp) or openmpi
   // (collsim-mpi on a real machine).
   std::string engine;
 };

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "block_policy.hpp"
-#include "loggp.hpp"
+#include "loggopsim.hpp"
 #include "plan_builders.hpp"
 
 namespace collsim::sim {
@@ -29,6 +29,22 @@ double peak_mib() {
   return static_cast<double>(use.ru_maxrss) / 1024;
 }
 
+// The plan's time under `rules` (L = net.alpha, G = net.beta): the smpi
+// rules on the harness's blocks, the loggopsim rules on the GOAL export's.
+engine::Result evaluate(const plan::Plan& pl, int64_t bytes, int64_t element, const Net& net,
+                        const EngineRules& rules) {
+  if (rules.set == EngineRules::Set::smpi)
+    return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, element),
+                            engine::Network{net.alpha, net.beta, net.gamma, net.envelope});
+  engine::LogGOPS par;
+  par.L = engine::picoseconds(net.alpha);
+  par.o = engine::picoseconds(rules.o.value_or(0));
+  par.g = engine::picoseconds(rules.g.value_or(0));
+  par.G = engine::picoseconds(net.beta);
+  par.gamma = engine::picoseconds(net.gamma);
+  return engine::evaluate(pl, engine::goal_blocks(pl.header, bytes), par);
+}
+
 struct Candidate {
   std::string name;
   const Algorithm* row;  // null for a plan file
@@ -37,7 +53,8 @@ struct Candidate {
 
 }  // namespace
 
-std::vector<Row> evaluate_plans(const SimRequest& req) {
+std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules) {
+  const bool smpi_rules = rules.set == EngineRules::Set::smpi;
   const Collective c = req.algos.empty() ? req.plans.front().collective : req.algos.front()->collective;
   std::vector<Candidate> candidates;
   for (const Algorithm* a : req.algos) {
@@ -48,12 +65,13 @@ std::vector<Row> evaluate_plans(const SimRequest& req) {
     std::ifstream in(f.path);
     candidates.push_back({plan_row_name(f.path), nullptr, plan::read_plan(in)});
   }
-  const Net net{req.platform.alpha, req.platform.beta, req.platform.gamma, req.platform.full_duplex};
-  if (!net.full_duplex) throw std::invalid_argument("the engine models full-duplex links only; use --engine smpi");
+  const Net net{rules.L.value_or(req.platform.alpha), rules.G.value_or(req.platform.beta), req.platform.gamma,
+                req.platform.full_duplex};
+  if (smpi_rules && !net.full_duplex)
+    throw std::invalid_argument("the smpi rules model full-duplex links only; use --engine smpi or --rules loggopsim");
   const bool segmented = plan::per_segment(c);
   if (segmented && req.layout != Layout::even)
     throw std::invalid_argument("the engine cuts reduce_scatter and allgatherv data evenly; --layout even, or --engine smpi");
-  const engine::Network loggp{net.alpha, net.beta, net.gamma, net.envelope};
   const int64_t element = element_bytes(c, req.op);
   std::vector<Row> rows;
   for (const Candidate& cand : candidates) {
@@ -64,10 +82,11 @@ std::vector<Row> evaluate_plans(const SimRequest& req) {
         const plan::PlanAlgorithm* pa = cand.row ? &plan::find_plan_algorithm(c, cand.name) : nullptr;
         const int64_t blocks = pa ? plan_blocks(*cand.row, *pa, req, net, bytes) : cand.file_plan.header.blocks;
         const plan::Plan pl = pa ? plan::build_plan(c, cand.name, req.p, root, blocks) : cand.file_plan;
-        const engine::Result res = engine::evaluate(pl, engine::even_blocks(pl.header, bytes, element), loggp);
+        const engine::Result res = evaluate(pl, bytes, element, net, rules);
         Row row{collective_name(c), cand.name, req.p, bytes, blocks, res.time * 1e6, std::nullopt, root, 1,
-                reduces(c) ? operator_name(req.op) : "", segmented ? "even" : "", true, 0, {}, {}, {}, "loggp"};
-        if (cand.row && cand.row->model) row.model_us = cand.row->model(net, req.p, bytes, blocks) * 1e6;
+                reduces(c) ? operator_name(req.op) : "", segmented ? "even" : "", true, 0, {}, {}, {},
+                smpi_rules ? "loggp" : "loggopsim"};
+        if (cand.row && cand.row->model && smpi_rules) row.model_us = cand.row->model(net, req.p, bytes, blocks) * 1e6;
         row.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         row.cpu_s = process_cpu_seconds() - cpu;
         row.mem_mib = peak_mib();

@@ -5,14 +5,25 @@
 // mem_mib its peak resident size.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "launch.hpp"
 
 namespace collsim::sim {
 
+// Which rules the engine evaluates a plan under (`run --rules`), and the
+// parameters given for them (unset: L = α, G = β of the platform, o = g = 0).
+struct EngineRules {
+  enum class Set { smpi, loggopsim };
+  Set set = Set::smpi;
+  std::optional<double> L, o, g, G;  // seconds; G in seconds per byte
+};
+
 // Throws std::invalid_argument for an algorithm without a plan builder
-// (SimGrid's built-ins, and ours not yet written as plans).
-std::vector<Row> evaluate_plans(const SimRequest& req);
+// (SimGrid's built-ins, and ours not yet written as plans). The smpi rules
+// have no o and g and ignore them. Rows of the loggopsim rules say engine =
+// loggopsim and have no model_us (the catalog's model is the α-β one).
+std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules = {});
 
 }  // namespace collsim::sim
