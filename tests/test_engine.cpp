@@ -81,5 +81,25 @@ TEST(Engine, RunWithTheEngineGivesTheSmpiRow) {
   EXPECT_NE(refused.out.find("no plan for allreduce algorithm 'binary-blocks'"), std::string::npos) << refused.out;
 }
 
+// --per-rank: a chain of 4 ranks, one block of 1000 bytes, α = 5 µs,
+// β = 1 ns/B: a hop takes 5 + 1.016 = 6.016 µs (SMPI's 16-byte envelope);
+// rank v receives at v·6.016 and is done when its one send to v + 1 has
+// arrived: 6.016, 12.032, 18.048; the last rank only receives, at 18.048.
+TEST(Engine, PerRankFinishTimes) {
+  const std::string file = std::string(TEST_TMPDIR) + "/per-rank.csv";
+  const auto r = test::run_command(std::string(COLLSIM_BIN) +
+                                   " run --collective bcast --algo linear-pipeline --blocks 1 --p 4 --size 1000 "
+                                   "--alpha 5e-6 --beta 1e-9 --engine loggp --format csv --per-rank " + file);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(test::read_file(file),
+            "collective,algorithm,p,bytes,root,rank,finish_us\n"
+            "bcast,linear-pipeline,4,1000,0,0,6.016\n"
+            "bcast,linear-pipeline,4,1000,0,1,12.032\n"
+            "bcast,linear-pipeline,4,1000,0,2,18.048\n"
+            "bcast,linear-pipeline,4,1000,0,3,18.048\n");
+  const auto smpi = test::run_command(std::string(COLLSIM_BIN) + " run --algo binomial --p 4 --size 1KiB --per-rank " + file, true);
+  EXPECT_EQ(smpi.status, 2) << smpi.out;
+}
+
 }  // namespace
 }  // namespace collsim::sim

@@ -3,10 +3,12 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <stdexcept>
 
 #include "block_policy.hpp"
+#include "output.hpp"
 #include "loggopsim.hpp"
 #include "plan_builders.hpp"
 
@@ -32,17 +34,17 @@ double peak_mib() {
 // The plan's time under `rules` (L = net.alpha, G = net.beta): the smpi
 // rules on the harness's blocks, the loggopsim rules on the GOAL export's.
 engine::Result evaluate(const plan::Plan& pl, int64_t bytes, int64_t element, const Net& net,
-                        const EngineRules& rules) {
+                        const EngineRules& rules, bool per_rank) {
   if (rules.set == EngineRules::Set::smpi)
     return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, element),
-                            engine::Network{net.alpha, net.beta, net.gamma, net.envelope});
+                            engine::Network{net.alpha, net.beta, net.gamma, net.envelope}, per_rank);
   engine::LogGOPS par;
   par.L = engine::picoseconds(net.alpha);
   par.o = engine::picoseconds(rules.o.value_or(0));
   par.g = engine::picoseconds(rules.g.value_or(0));
   par.G = engine::picoseconds(net.beta);
   par.gamma = engine::picoseconds(net.gamma);
-  return engine::evaluate(pl, engine::goal_blocks(pl.header, bytes), par);
+  return engine::evaluate(pl, engine::goal_blocks(pl.header, bytes), par, per_rank);
 }
 
 struct Candidate {
@@ -53,7 +55,20 @@ struct Candidate {
 
 }  // namespace
 
-std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules) {
+// The per-rank lines of one row.
+std::string finish_lines(const Row& row, const std::vector<double>& finish) {
+  std::string text;
+  const std::string prefix = row.collective + "," + row.algorithm + "," + std::to_string(row.p) + "," +
+                             std::to_string(row.bytes) + "," + std::to_string(row.root) + ",";
+  char us[32];
+  for (size_t r = 0; r < finish.size(); ++r) {
+    std::snprintf(us, sizeof us, "%.3f", finish[r] * 1e6);
+    text += prefix + std::to_string(r) + "," + us + "\n";
+  }
+  return text;
+}
+
+std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules, const std::string& per_rank_csv) {
   const bool smpi_rules = rules.set == EngineRules::Set::smpi;
   const Collective c = req.algos.empty() ? req.plans.front().collective : req.algos.front()->collective;
   std::vector<Candidate> candidates;
@@ -74,6 +89,7 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules)
     throw std::invalid_argument("the engine cuts reduce_scatter and allgatherv data evenly; --layout even, or --engine smpi");
   const int64_t element = element_bytes(c, req.op);
   std::vector<Row> rows;
+  std::string per_rank = "collective,algorithm,p,bytes,root,rank,finish_us\n";
   for (const Candidate& cand : candidates) {
     for (int64_t bytes : req.sizes) {
       for (int64_t root : req.roots) {
@@ -82,7 +98,7 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules)
         const plan::PlanAlgorithm* pa = cand.row ? &plan::find_plan_algorithm(c, cand.name) : nullptr;
         const int64_t blocks = pa ? plan_blocks(*cand.row, *pa, req, net, bytes) : cand.file_plan.header.blocks;
         const plan::Plan pl = pa ? plan::build_plan(c, cand.name, req.p, root, blocks) : cand.file_plan;
-        const engine::Result res = evaluate(pl, bytes, element, net, rules);
+        const engine::Result res = evaluate(pl, bytes, element, net, rules, !per_rank_csv.empty());
         Row row{collective_name(c), cand.name, req.p, bytes, blocks, res.time * 1e6, std::nullopt, root, 1,
                 reduces(c) ? operator_name(req.op) : "", segmented ? "even" : "", true, 0, {}, {}, {},
                 smpi_rules ? "loggp" : "loggopsim"};
@@ -90,10 +106,12 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules)
         row.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         row.cpu_s = process_cpu_seconds() - cpu;
         row.mem_mib = peak_mib();
+        if (!per_rank_csv.empty()) per_rank += finish_lines(row, res.finish);
         rows.push_back(row);
       }
     }
   }
+  if (!per_rank_csv.empty()) write_file(per_rank_csv, per_rank);
   return rows;
 }
 

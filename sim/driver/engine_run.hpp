@@ -6,6 +6,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "launch.hpp"
@@ -24,6 +25,10 @@ struct EngineRules {
 // (SimGrid's built-ins, and ours not yet written as plans). The smpi rules
 // have no o and g and ignore them. Rows of the loggopsim rules say engine =
 // loggopsim and have no model_us (the catalog's model is the α-β one).
-std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules = {});
+// With a `per_rank_csv` path, also writes every rank's finish there:
+// collective,algorithm,p,bytes,root,rank,finish_us, one line per rank and
+// row (an OutputError if the write fails).
+std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules = {},
+                                const std::string& per_rank_csv = "");
 
 }  // namespace collsim::sim

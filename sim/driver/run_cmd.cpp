@@ -61,14 +61,14 @@ std::vector<sim::Row> run_engine(const cli::po::variables_map& vm, const sim::Si
   const std::string engine = vm["engine"].as<std::string>();
   cli::require_one_of(engine, "engine", {"smpi", "loggp"});
   if (engine == "smpi") {
-    for (const char* name : {"rules", "L", "o", "g", "G"})
+    for (const char* name : {"rules", "L", "o", "g", "G", "per-rank"})
       if (vm.count(name) && !vm[name].defaulted())
         throw cli::UsageError(std::string("--") + name + " is for --engine loggp");
     return sim::simulate(req);
   }
   const sim::EngineRules rules = read_rules(vm);
   try {
-    return sim::evaluate_plans(req, rules);
+    return sim::evaluate_plans(req, rules, vm.count("per-rank") ? vm["per-rank"].as<std::string>() : "");
   } catch (const std::invalid_argument& e) {
     throw cli::UsageError(std::string(e.what()) + " (--engine smpi runs every algorithm)");
   }
@@ -97,9 +97,9 @@ int run_command(int argc, char** argv) {
       "blocks", value<std::string>(), "block count n of a pipelined algorithm (default: the block policy)")(
       "format", value<std::string>()->default_value("table"), "table or csv")(
       "engine", value<std::string>()->default_value("smpi"),
-      "smpi (SimGrid's SMPI runs the MPI code) or loggp (the plan engine evaluates the algorithm's plan, "
-      "full-duplex alpha-beta rules: the same times as smpi, without SimGrid; memory grows with the plan's "
-      "steps, e.g. 355 MB for a binomial bcast at p = 2^20, README)")(
+      "smpi (SimGrid's SMPI runs the MPI code) or loggp (the plan engine evaluates the algorithm's plan "
+      "without SimGrid, under --rules; memory grows with the ranks, about 300-600 bytes each, e.g. 612 MB "
+      "for a binomial bcast at p = 2^20)")(
       "rules", value<std::string>()->default_value("smpi"),
       "--engine loggp's rule set: smpi (SMPI's full-duplex alpha-beta rendezvous: L = alpha, G = beta, no o or g) "
       "or loggopsim (LogGOPSim's LogGOPS rules for the plan's GOAL export, `collsim plan --format goal`: o, g, "
@@ -108,6 +108,9 @@ int run_command(int argc, char** argv) {
       "o", value<double>(), "--rules loggopsim: CPU overhead o per send and receive, seconds (default 0)")(
       "g", value<double>(), "--rules loggopsim: gap g between a rank's sends (and receives), seconds (default 0)")(
       "G", value<double>(), "--engine loggp: seconds per byte G (default: the platform's beta)")(
+      "per-rank", value<std::string>(),
+      "--engine loggp: also write every rank's finish to this CSV (collective,algorithm,p,bytes,root,rank,"
+      "finish_us): the critical path and the stragglers")(
       "ignore-restrictions", cli::po::bool_switch(),
       "run the algorithm even where its catalog row says this case breaks its restrictions (e.g. a "
       "commutative-only one with --op matmul), to see it give a wrong result (correct = 0, exit 1)");
