@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "catalog.hpp"
 #include "loggp.hpp"
@@ -99,6 +100,34 @@ TEST(Engine, PerRankFinishTimes) {
             "bcast,linear-pipeline,4,1000,0,3,18.048\n");
   const auto smpi = test::run_command(std::string(COLLSIM_BIN) + " run --algo binomial --p 4 --size 1KiB --per-rank " + file, true);
   EXPECT_EQ(smpi.status, 2) << smpi.out;
+}
+
+// compare --engine loggp --p LIST: one row per algorithm and p, each
+// algorithm's rows together, times of the binomial tree ⌈log2 p⌉(α + (m + 16)β)
+// = 6.04, 12.08, 18.12 µs at p = 2, 4, 8 (α = 5 µs, β = 1 ns/B, m = 1024);
+// a list of p without the engine, and with several sizes, is refused.
+TEST(Engine, CompareAgainstP) {
+  const std::string dir = std::string(TEST_TMPDIR) + "/compare-p";
+  const std::string bin = COLLSIM_BIN;
+  const auto r = test::run_command(bin + " compare --engine loggp --collective bcast --algos binomial,circulant "
+                                         "--p 2,4,8 --sizes 1KiB --alpha 5e-6 --beta 1e-9 --out " + dir);
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::stringstream csv(test::read_file(dir + "/results.csv"));
+  std::string line;
+  std::getline(csv, line);
+  std::vector<Row> rows;
+  while (std::getline(csv, line)) rows.push_back(parse_row(line));
+  ASSERT_EQ(rows.size(), 6u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(rows[i].algorithm, "binomial");
+    EXPECT_EQ(rows[i].p, int64_t{2} << i);
+    EXPECT_NEAR(rows[i].time_us, 6.04 * double(i + 1), 1e-6);
+    EXPECT_EQ(rows[i + 3].algorithm, "circulant");
+  }
+  EXPECT_EQ(test::run_command(bin + " compare --collective bcast --p 2,4 --sizes 1KiB --out " + dir, true).status, 2);
+  EXPECT_EQ(test::run_command(bin + " compare --engine loggp --collective bcast --p 2,4 --sizes 1KiB,2KiB --out " + dir, true)
+                .status,
+            2);
 }
 
 }  // namespace

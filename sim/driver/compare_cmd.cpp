@@ -1,12 +1,15 @@
 // `collsim compare`: sizes × algorithms (ours and SimGrid's) on one platform;
 // DIR/results.csv, a PNG of time and bandwidth against size with the cost
 // models as dashed lines, and a table of our best against SimGrid's best.
+// With --engine loggp and a list of p at one size, the plan engine's times
+// against p instead (SMPI stops near 2^14 ranks, the engine does not).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "commands.hpp"
 #include "gpu_compare.hpp"
@@ -56,6 +59,77 @@ std::string gnuplot_script(const sim::SimRequest& req, const std::string& collec
          panel("bandwidth m / time (MB/s)", "($4/$6)", "($4/$7)") + "unset multiplot\n";
 }
 
+// Gnuplot script of time against p (one size, --engine loggp): ours solid,
+// models dashed.
+std::string scaling_script(const sim::SimRequest& req, const std::string& collective, const std::string& csv,
+                           const std::string& png) {
+  std::string ours;
+  for (const sim::Algorithm* a : req.algos) ours += std::string(" ") + a->name;
+  for (const sim::PlanFile& plan : req.plans) ours += " " + sim::plan_row_name(plan.path);
+  char title[256];
+  std::snprintf(title, sizeof title, "%s, %s, platform %s (alpha = %g us, beta = %g ns/B), plan engine",
+                collective.c_str(), sim::format_bytes(req.sizes.front()).c_str(), req.platform.name.c_str(),
+                req.platform.alpha * 1e6, req.platform.beta * 1e9);
+  const std::string data = "'" + csv + "' using ((strcol(2) eq word(ours,i)) ? $3 : 1/0):";
+  return "set terminal pngcairo size 1000,700 font ',9' noenhanced\n"
+         "set output '" + png + "'\n"
+         "set datafile separator ','\n"
+         "ours = '" + ours + "'\n"
+         "set title '" + title + " - dashed: cost model'\n"
+         "set logscale xy 2\nset format x '2^%L'\nset grid\nset xlabel 'p (ranks)'\n"
+         "set ylabel 'time of the slowest rank (us)'\nset key left top font ',8'\n"
+         "plot for [i=1:words(ours)] " + data + "6 with linespoints lw 2 pt 7 ps 0.6 lc i title word(ours,i), \\\n"
+         "     for [i=1:words(ours)] " + data + "7 with lines lw 1 dt 2 lc i notitle\n";
+}
+
+// compare --engine loggp --p LIST: the engine at every p, one size. An
+// algorithm the engine cannot run at some p (too many holdings) is left out
+// there with a warning; a plan file is for its own p only.
+int compare_scaling(sim::SimRequest& req, const std::vector<int64_t>& ps, const sim::EngineRules& rules,
+                    const fs::path& out, sim::Collective c) {
+  if (req.sizes.size() != 1) throw cli::UsageError("a list of --p plots time against p at one size: give one --sizes");
+  if (!req.plans.empty()) throw cli::UsageError("plan files are for one p: give them without a list of --p");
+  cli::Progress progress("compare");
+  std::vector<sim::Row> rows;
+  const int64_t root = req.roots.front();
+  const std::vector<const sim::Algorithm*> algos = req.algos;
+  size_t done = 0;
+  for (const int64_t p : ps) {
+    if (root >= p) throw cli::UsageError("--root " + std::to_string(root) + " is not a rank of p = " + std::to_string(p));
+    for (const sim::Algorithm* a : algos) {
+      req.p = p;
+      req.algos = {a};
+      try {
+        for (const sim::Row& r : sim::evaluate_plans(req, rules)) rows.push_back(r);
+      } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "collsim: warning: %s at p = %lld left out: %s\n", a->name, (long long)p, e.what());
+      }
+      progress.update(double(++done) / double(ps.size() * algos.size()), std::string(a->name) + " at p = " + std::to_string(p));
+    }
+  }
+  req.algos = algos;
+  // One algorithm's rows together, so that gnuplot joins its points.
+  std::stable_sort(rows.begin(), rows.end(), [&](const sim::Row& x, const sim::Row& y) {
+    auto index = [&](const sim::Row& r) {
+      return std::find_if(algos.begin(), algos.end(), [&](const sim::Algorithm* a) { return r.algorithm == a->name; }) -
+             algos.begin();
+    };
+    return index(x) < index(y);
+  });
+  const std::string csv = "results.csv", png = std::string(sim::collective_name(c)) + "-scaling.png";
+  std::string table = std::string(sim::kCsvHeader) + "\n";
+  for (const auto& r : rows) table += sim::csv_line(r) + "\n";
+  sim::write_file(out / csv, table);
+  sim::write_file(out / "plot.gp", scaling_script(req, sim::collective_name(c), csv, png));
+  sim::run_gnuplot(out, "plot.gp");
+  std::printf("%-22s %10s %14s %10s %10s\n", "algorithm", "p", "time_us", "wall_s", "mem_mib");
+  for (const auto& r : rows)
+    std::printf("%-22s %10lld %14.3f %10.2f %10.1f\n", r.algorithm.c_str(), (long long)r.p, r.time_us, r.wall_s.value_or(0),
+                r.mem_mib.value_or(0));
+  std::printf("results: %s\nplot:    %s\n", (out / csv).string().c_str(), (out / png).string().c_str());
+  return 0;
+}
+
 }  // namespace
 
 int compare_command(int argc, char** argv) {
@@ -67,20 +141,28 @@ int compare_command(int argc, char** argv) {
       "comma-separated algorithm names, or all; plan:FILE adds a plan file (README, \"Plan files\")")(
       "out", value<std::string>()->required(), "output directory (results.csv, plot.gp, PNG)");
   sim::add_common_options(opts);
+  sim::add_engine_options(opts);
   cli::po::variables_map vm;
   if (!cli::parse_options(argc, argv, opts, vm,
-                          "usage: collsim compare --p P --out DIR [--sizes A:B] [--algos LIST|all] [options]\n\n" +
+                          "usage: collsim compare --p P --out DIR [--sizes A:B] [--algos LIST|all] [options]\n"
+                          "       collsim compare --engine loggp --p P1,P2,.. --sizes S --out DIR [--algos LIST|all]\n"
+                          "         (time against p; all: our algorithms with a plan)\n\n" +
                               sim::algorithm_help()))
     return 0;
   sim::SimRequest req;
-  const sim::Collective c = sim::read_common_options(vm, req);
+  std::vector<int64_t> ps;
+  const sim::Collective c = sim::read_common_options(vm, req, &ps);
+  const std::optional<sim::EngineRules> rules = sim::read_engine_options(vm);
+  if (ps.size() > 1 && !rules) throw cli::UsageError("a list of --p needs --engine loggp");
   std::vector<std::string> plan_paths;
   req.algos = sim::read_algorithms(c, vm["algos"].as<std::string>(), &plan_paths);
+  if (rules && vm["algos"].as<std::string>() == "all") sim::keep_plans(req);
   sim::read_plan_files(plan_paths, c, req);
   req.sizes = sim::parse_sizes(vm["sizes"].as<std::string>(), "--sizes");
   sim::skip_unrunnable(req);
   const fs::path out = vm["out"].as<std::string>();
   sim::make_directories(out);
+  if (rules) return compare_scaling(req, ps, *rules, out, c);
 
   cli::Progress progress("compare");
   std::vector<std::string> failures;

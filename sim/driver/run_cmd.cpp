@@ -32,43 +32,15 @@ void print_rows(const std::vector<sim::Row>& rows, const std::string& format) {
   }
 }
 
-// --rules and its parameters --L --o --g --G (seconds, seconds per byte).
-sim::EngineRules read_rules(const cli::po::variables_map& vm) {
-  sim::EngineRules rules;
-  const std::string set = vm["rules"].as<std::string>();
-  cli::require_one_of(set, "rules", {"smpi", "loggopsim"});
-  if (set == "loggopsim") rules.set = sim::EngineRules::Set::loggopsim;
-  struct Param {
-    const char* name;
-    std::optional<double>* field;
-    const char* unit;
-  };
-  for (const Param& p : {Param{"L", &rules.L, "seconds"}, Param{"o", &rules.o, "seconds"},
-                         Param{"g", &rules.g, "seconds"}, Param{"G", &rules.G, "seconds per byte"}}) {
-    if (!vm.count(p.name)) continue;
-    const double v = vm[p.name].as<double>();
-    // Below one second (per byte): 64-bit picoseconds cannot overflow.
-    if (!(v >= 0 && v < 1)) throw cli::UsageError(std::string("--") + p.name + " must be >= 0 and < 1 (" + p.unit + ")");
-    *p.field = v;
-  }
-  if (rules.set == sim::EngineRules::Set::smpi && (rules.o.value_or(0) > 0 || rules.g.value_or(0) > 0))
-    throw cli::UsageError("--o and --g need --rules loggopsim (the smpi rules have no overhead or gap)");
-  return rules;
-}
-
 // The rows of `req` from the engine --engine names.
 std::vector<sim::Row> run_engine(const cli::po::variables_map& vm, const sim::SimRequest& req) {
-  const std::string engine = vm["engine"].as<std::string>();
-  cli::require_one_of(engine, "engine", {"smpi", "loggp"});
-  if (engine == "smpi") {
-    for (const char* name : {"rules", "L", "o", "g", "G", "per-rank"})
-      if (vm.count(name) && !vm[name].defaulted())
-        throw cli::UsageError(std::string("--") + name + " is for --engine loggp");
+  const std::optional<sim::EngineRules> rules = sim::read_engine_options(vm);
+  if (!rules) {
+    if (vm.count("per-rank")) throw cli::UsageError("--per-rank is for --engine loggp");
     return sim::simulate(req);
   }
-  const sim::EngineRules rules = read_rules(vm);
   try {
-    return sim::evaluate_plans(req, rules, vm.count("per-rank") ? vm["per-rank"].as<std::string>() : "");
+    return sim::evaluate_plans(req, *rules, vm.count("per-rank") ? vm["per-rank"].as<std::string>() : "");
   } catch (const std::invalid_argument& e) {
     throw cli::UsageError(std::string(e.what()) + " (--engine smpi runs every algorithm)");
   }
@@ -96,18 +68,6 @@ int run_command(int argc, char** argv) {
       "size", value<std::string>()->required(), "bytes, with units B, KiB, MiB, GiB; or a list a,b or a range A:B")(
       "blocks", value<std::string>(), "block count n of a pipelined algorithm (default: the block policy)")(
       "format", value<std::string>()->default_value("table"), "table or csv")(
-      "engine", value<std::string>()->default_value("smpi"),
-      "smpi (SimGrid's SMPI runs the MPI code) or loggp (the plan engine evaluates the algorithm's plan "
-      "without SimGrid, under --rules; memory grows with the ranks, about 300-600 bytes each, e.g. 612 MB "
-      "for a binomial bcast at p = 2^20)")(
-      "rules", value<std::string>()->default_value("smpi"),
-      "--engine loggp's rule set: smpi (SMPI's full-duplex alpha-beta rendezvous: L = alpha, G = beta, no o or g) "
-      "or loggopsim (LogGOPSim's LogGOPS rules for the plan's GOAL export, `collsim plan --format goal`: o, g, "
-      "eager messages up to 65535 bytes, rendezvous above; calc = gamma per byte; times in whole picoseconds)")(
-      "L", value<double>(), "--engine loggp: latency L in seconds (default: the platform's alpha)")(
-      "o", value<double>(), "--rules loggopsim: CPU overhead o per send and receive, seconds (default 0)")(
-      "g", value<double>(), "--rules loggopsim: gap g between a rank's sends (and receives), seconds (default 0)")(
-      "G", value<double>(), "--engine loggp: seconds per byte G (default: the platform's beta)")(
       "per-rank", value<std::string>(),
       "--engine loggp: also write every rank's finish to this CSV (collective,algorithm,p,bytes,root,rank,"
       "finish_us): the critical path and the stragglers")(
@@ -115,6 +75,7 @@ int run_command(int argc, char** argv) {
       "run the algorithm even where its catalog row says this case breaks its restrictions (e.g. a "
       "commutative-only one with --op matmul), to see it give a wrong result (correct = 0, exit 1)");
   sim::add_common_options(opts);
+  sim::add_engine_options(opts);
   cli::po::variables_map vm;
   if (!cli::parse_options(argc, argv, opts, vm,
                           "usage: collsim run --algo NAME|--plan FILE --p P --size BYTES [options]\n\n" +

@@ -1,12 +1,15 @@
 #include "sim_options.hpp"
 
 #include "plan.hpp"
+#include "plan_builders.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace collsim::sim {
@@ -140,7 +143,28 @@ void add_common_options(cli::po::options_description& opts) {
   add_platform_options(opts);
 }
 
-Collective read_common_options(const cli::po::variables_map& vm, SimRequest& req) {
+namespace {
+
+bool wants_engine(const cli::po::variables_map& vm) {
+  return vm.count("engine") && vm["engine"].as<std::string>() == "loggp";
+}
+
+// --p: one number, or with `list` a comma-separated list of them.
+std::vector<int64_t> read_ps(const cli::po::variables_map& vm, bool list) {
+  // SMPI holds every rank in one process; the engine's state is O(p).
+  const int64_t most = wants_engine(vm) ? (int64_t{1} << 31) - 1 : int64_t{1} << 20;
+  const std::string text = vm["p"].as<std::string>();
+  std::vector<int64_t> ps;
+  std::stringstream items(text);
+  for (std::string item; std::getline(items, item, ',');) ps.push_back(cli::parse_int(item, "--p", 1, most));
+  if (ps.empty() || text.back() == ',') throw UsageError("--p: empty entry in '" + text + "'");
+  if (ps.size() > 1 && !list) throw UsageError("--p takes one number here (a list: compare --engine loggp)");
+  return ps;
+}
+
+}  // namespace
+
+Collective read_common_options(const cli::po::variables_map& vm, SimRequest& req, std::vector<int64_t>* p_list) {
   Collective c;
   try {
     c = parse_collective(vm["collective"].as<std::string>());
@@ -153,7 +177,9 @@ Collective read_common_options(const cli::po::variables_map& vm, SimRequest& req
   } catch (const std::invalid_argument& e) {
     throw cli::UsageError(e.what());
   }
-  req.p = cli::parse_int(vm["p"].as<std::string>(), "--p", 1, 1 << 20);
+  const std::vector<int64_t> ps = read_ps(vm, p_list != nullptr);
+  if (p_list) *p_list = ps;
+  req.p = ps.front();
   req.roots = {cli::parse_int(vm["root"].as<std::string>(), "--root", 0, req.p - 1)};
   const std::string scale = vm["scale"].as<std::string>();
   cli::require_one_of(scale, "scale", {"on", "off", "auto"});
@@ -163,6 +189,15 @@ Collective read_common_options(const cli::po::variables_map& vm, SimRequest& req
     req.warmup = static_cast<int>(cli::parse_int(vm["warmup"].as<std::string>(), "--warmup", 0, 1000));
   req.platform = platform_from(vm, req.p);
   return c;
+}
+
+void keep_plans(SimRequest& req) {
+  std::vector<const Algorithm*> planned;
+  for (const Algorithm* a : req.algos) {
+    const std::vector<std::string> names = plan::plan_algorithms(a->collective);
+    if (std::find(names.begin(), names.end(), a->name) != names.end()) planned.push_back(a);
+  }
+  req.algos = planned;
 }
 
 void skip_unrunnable(SimRequest& req) {
@@ -234,6 +269,59 @@ std::string algorithm_help() {
             (a.has(kBlocks) ? " [--blocks]" : "") + "\n";
   }
   return text;
+}
+
+namespace {
+
+// --rules and its parameters --L --o --g --G (seconds, seconds per byte).
+EngineRules read_rules(const cli::po::variables_map& vm) {
+  EngineRules rules;
+  const std::string set = vm["rules"].as<std::string>();
+  cli::require_one_of(set, "rules", {"smpi", "loggopsim"});
+  if (set == "loggopsim") rules.set = EngineRules::Set::loggopsim;
+  struct Param {
+    const char* name;
+    std::optional<double>* field;
+    const char* unit;
+  };
+  for (const Param& p : {Param{"L", &rules.L, "seconds"}, Param{"o", &rules.o, "seconds"},
+                         Param{"g", &rules.g, "seconds"}, Param{"G", &rules.G, "seconds per byte"}}) {
+    if (!vm.count(p.name)) continue;
+    const double v = vm[p.name].as<double>();
+    // Below one second (per byte): 64-bit picoseconds cannot overflow.
+    if (!(v >= 0 && v < 1)) throw cli::UsageError(std::string("--") + p.name + " must be >= 0 and < 1 (" + p.unit + ")");
+    *p.field = v;
+  }
+  if (rules.set == EngineRules::Set::smpi && (rules.o.value_or(0) > 0 || rules.g.value_or(0) > 0))
+    throw cli::UsageError("--o and --g need --rules loggopsim (the smpi rules have no overhead or gap)");
+  return rules;
+}
+
+}  // namespace
+
+void add_engine_options(cli::po::options_description& opts) {
+  opts.add_options()(
+      "engine", value<std::string>()->default_value("smpi"),
+      "smpi (SimGrid's SMPI runs the MPI code) or loggp (the plan engine evaluates the algorithm's plan "
+      "without SimGrid, under --rules; memory grows with the ranks, about 300-600 bytes each, e.g. 612 MB "
+      "for a binomial bcast at p = 2^20)")(
+      "rules", value<std::string>()->default_value("smpi"),
+      "--engine loggp's rule set: smpi (SMPI's full-duplex alpha-beta rendezvous: L = alpha, G = beta, no o or g) "
+      "or loggopsim (LogGOPSim's LogGOPS rules for the plan's GOAL export, `collsim plan --format goal`: o, g, "
+      "eager messages up to 65535 bytes, rendezvous above; calc = gamma per byte; times in whole picoseconds)")(
+      "L", value<double>(), "--engine loggp: latency L in seconds (default: the platform's alpha)")(
+      "o", value<double>(), "--rules loggopsim: CPU overhead o per send and receive, seconds (default 0)")(
+      "g", value<double>(), "--rules loggopsim: gap g between a rank's sends (and receives), seconds (default 0)")(
+      "G", value<double>(), "--engine loggp: seconds per byte G (default: the platform's beta)");
+}
+
+std::optional<EngineRules> read_engine_options(const cli::po::variables_map& vm) {
+  const std::string engine = vm["engine"].as<std::string>();
+  cli::require_one_of(engine, "engine", {"smpi", "loggp"});
+  if (engine == "loggp") return read_rules(vm);
+  for (const char* name : {"rules", "L", "o", "g", "G"})
+    if (vm.count(name) && !vm[name].defaulted()) throw UsageError(std::string("--") + name + " is for --engine loggp");
+  return std::nullopt;
 }
 
 }  // namespace collsim::sim

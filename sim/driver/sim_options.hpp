@@ -4,9 +4,12 @@
 // --warmup and the platform.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "args.hpp"
+#include "engine_run.hpp"
 #include "launch.hpp"
 
 namespace collsim::sim {
@@ -26,13 +29,25 @@ int64_t parse_bytes(const std::string& text, const std::string& what);
 // "A:B" (A, 2A, 4A, ... up to B, and B itself) or "a,b,c".
 std::vector<int64_t> parse_sizes(const std::string& text, const std::string& what);
 
+// Keeps the algorithms of req.algos that have a plan (the engine's `all`).
+void keep_plans(SimRequest& req);
 // The algorithms of req.algos whose restrictions req breaks, dropped with a
 // warning on stderr each (compare and map skip them; run refuses).
 void skip_unrunnable(SimRequest& req);
 
 void add_common_options(cli::po::options_description& opts);
-// Fills platform, p, roots, reps and warmup; returns the collective.
-Collective read_common_options(const cli::po::variables_map& vm, SimRequest& req);
+// Fills platform, p, roots, reps and warmup; returns the collective. --p is
+// one number up to 2^20 (SMPI), up to 2^31 − 1 with --engine loggp; with
+// `p_list`, a comma-separated list is allowed there and returned (req.p is
+// its first entry).
+Collective read_common_options(const cli::po::variables_map& vm, SimRequest& req,
+                               std::vector<int64_t>* p_list = nullptr);
+
+// --engine smpi|loggp, --rules smpi|loggopsim, --L --o --g --G.
+void add_engine_options(cli::po::options_description& opts);
+// The plan engine's rules where --engine loggp, else nothing (and the
+// engine's options are refused). UsageError on bad values.
+std::optional<EngineRules> read_engine_options(const cli::po::variables_map& vm);
 // The algorithms of `list` ("a,b" or "all") for collective c; unknown names
 // are a UsageError listing the known ones. Entries plan:FILE go to
 // plan_paths where given, else they are an error.
