@@ -103,11 +103,29 @@ class Executor {
       std::memcpy(to, from, static_cast<size_t>(bytes));
   }
 
+  // Runs of blocks are contiguous bytes where the data is one vector cut in
+  // order (not per segment, whose displacements may leave gaps); and only
+  // bcast, allgatherv and exscan start with empty blocks. Where both hold,
+  // a step's work goes by runs, not blocks (a halving step lists p/2 of
+  // them).
+  bool by_runs() const { return !plan::per_segment(collective()) && !tracks_holdings(); }
+  bool tracks_holdings() const {
+    return collective() == Collective::bcast || collective() == Collective::allgatherv ||
+           collective() == Collective::exscan;
+  }
+  Span run_span(const plan::BlockList::Run& run) const {
+    return {span(run.first).begin, span(run.first + run.count - 1).end};
+  }
+
   // Calls f(span, held) for the list's blocks in order, joined into pieces
   // of consecutive blocks that are contiguous in the vector and agree on
   // whether this rank holds them.
   template <class F>
   void for_each_piece(const plan::BlockList& blocks, F f) const {
+    if (by_runs()) {
+      for (const plan::BlockList::Run& run : blocks.runs()) f(run_span(run), true);
+      return;
+    }
     Span piece{0, 0};
     bool piece_held = false, open = false;
     for (const plan::BlockList::Run& run : blocks.runs()) {
@@ -127,7 +145,10 @@ class Executor {
 
   int64_t bytes_of(const plan::BlockList& blocks) const {
     int64_t total = 0;
-    for (int64_t b : blocks) total += span(b).count();
+    if (by_runs())
+      for (const plan::BlockList::Run& run : blocks.runs()) total += run_span(run).count();
+    else
+      for (int64_t b : blocks) total += span(b).count();
     return total;
   }
 
@@ -135,6 +156,7 @@ class Executor {
   // else kScattered.
   static constexpr Span kScattered{-1, -1};
   Span contiguous(const plan::BlockList& blocks) const {
+    if (by_runs()) return blocks.runs().size() == 1 ? run_span(blocks.runs()[0]) : kScattered;
     Span all = kScattered;
     for (int64_t b : blocks) {
       const Span s = span(b);
@@ -211,6 +233,7 @@ class Executor {
   // Does the receive only store (nothing to combine with)?
   bool only_stores(const plan::Step& s) const {
     if (s.combine == plan::Combine::store) return true;
+    if (!tracks_holdings()) return false;
     for (int64_t b : s.recv_blocks)
       if (held_[static_cast<size_t>(b)]) return false;
     return true;
@@ -236,7 +259,8 @@ class Executor {
     MPI_Sendrecv(sent, static_cast<int>(out_bytes), MPI_BYTE, to, 0, into, static_cast<int>(in_bytes), MPI_BYTE, from, 0,
                  a_.comm, MPI_STATUS_IGNORE);
     if (s.recv_from >= 0 && !in_direct) unpack(s);
-    for (int64_t b : s.recv_blocks) held_[static_cast<size_t>(b)] = true;
+    if (tracks_holdings())
+      for (int64_t b : s.recv_blocks) held_[static_cast<size_t>(b)] = true;
   }
 
   // A fold step, no message: acc = acc ⊕ input, acc holding the lower
