@@ -59,6 +59,16 @@ std::string gnuplot_script(const sim::SimRequest& req, const std::string& collec
          panel("bandwidth m / time (MB/s)", "($4/$6)", "($4/$7)") + "unset multiplot\n";
 }
 
+// DIR/results.csv, DIR/plot.gp and the PNG gnuplot draws from them.
+void write_results(const fs::path& out, const std::vector<sim::Row>& rows, const std::string& csv,
+                   const std::string& script) {
+  std::string table = std::string(sim::kCsvHeader) + "\n";
+  for (const auto& r : rows) table += sim::csv_line(r) + "\n";
+  sim::write_file(out / csv, table);
+  sim::write_file(out / "plot.gp", script);
+  sim::run_gnuplot(out, "plot.gp");
+}
+
 // Gnuplot script of time against p (one size, --engine loggp): ours solid,
 // models dashed.
 std::string scaling_script(const sim::SimRequest& req, const std::string& collective, const std::string& csv,
@@ -117,11 +127,7 @@ int compare_scaling(sim::SimRequest& req, const std::vector<int64_t>& ps, const 
     return index(x) < index(y);
   });
   const std::string csv = "results.csv", png = std::string(sim::collective_name(c)) + "-scaling.png";
-  std::string table = std::string(sim::kCsvHeader) + "\n";
-  for (const auto& r : rows) table += sim::csv_line(r) + "\n";
-  sim::write_file(out / csv, table);
-  sim::write_file(out / "plot.gp", scaling_script(req, sim::collective_name(c), csv, png));
-  sim::run_gnuplot(out, "plot.gp");
+  write_results(out, rows, csv, scaling_script(req, sim::collective_name(c), csv, png));
   std::printf("%-22s %10s %14s %10s %10s\n", "algorithm", "p", "time_us", "wall_s", "mem_mib");
   for (const auto& r : rows)
     std::printf("%-22s %10lld %14.3f %10.2f %10.1f\n", r.algorithm.c_str(), (long long)r.p, r.time_us, r.wall_s.value_or(0),
@@ -172,11 +178,7 @@ int compare_command(int argc, char** argv) {
   for (const auto& f : failures) std::fprintf(stderr, "collsim: warning: %s\n", f.c_str());
 
   const std::string csv = "results.csv", png = std::string(sim::collective_name(c)) + ".png";
-  std::string table = std::string(sim::kCsvHeader) + "\n";
-  for (const auto& r : rows) table += sim::csv_line(r) + "\n";
-  sim::write_file(out / csv, table);
-  sim::write_file(out / "plot.gp", gnuplot_script(req, sim::collective_name(c), csv, png));
-  sim::run_gnuplot(out, "plot.gp");
+  write_results(out, rows, csv, gnuplot_script(req, sim::collective_name(c), csv, png));
 
   // Per size: our best and SimGrid's best, speedup = theirs / ours.
   struct Best {
