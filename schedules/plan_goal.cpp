@@ -11,10 +11,10 @@ namespace collsim::plan {
 
 namespace {
 
-int64_t message_bytes(const std::vector<int64_t>& blocks, int64_t bytes, int64_t nblocks) {
+int64_t message_bytes(const Header& h, const std::vector<int64_t>& blocks, int64_t bytes) {
   int64_t total = 0;
   for (int64_t b : blocks) {
-    const sim::Span s = sim::block_span(bytes, nblocks, b);
+    const sim::Span s = block_units(h, bytes, b);
     total += s.end - s.begin;
   }
   return total;
@@ -28,7 +28,7 @@ class RankWriter {
   void step(const Step& s) {
     std::vector<std::string> ended;
     if (s.send_to >= 0) {
-      const int64_t size = message_bytes(s.send_blocks, bytes_, h_.blocks);
+      const int64_t size = message_bytes(h_, s.send_blocks, bytes_);
       std::vector<std::string> before = previous_;
       if (s.send_value == Value::acc_op_input) before = {op("calc " + std::to_string(size), previous_)};
       ended.push_back(op("send " + std::to_string(size) + "b to " + std::to_string(s.send_to) + " tag " +
@@ -36,7 +36,7 @@ class RankWriter {
                          before));
     }
     if (s.recv_from >= 0) {
-      const int64_t size = message_bytes(s.recv_blocks, bytes_, h_.blocks);
+      const int64_t size = message_bytes(h_, s.recv_blocks, bytes_);
       std::string last = op("recv " + std::to_string(size) + "b from " + std::to_string(s.recv_from) + " tag " +
                                 std::to_string(received_[s.recv_from]++),
                             previous_);
