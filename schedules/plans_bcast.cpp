@@ -132,16 +132,11 @@ Plan bcast_circulant(int64_t p, int64_t root, int64_t blocks) {
 // per-rank plan, one MPI_Sendrecv each (idle steps send nothing and are no
 // step). At most two_tree_step_count(p, n) rounds.
 Plan bcast_two_tree(int64_t p, int64_t root, int64_t blocks) {
-  if (p == 1) return {bcast_header(p, root, blocks), [](int64_t) { return std::vector<Step>{}; }};
+  if (p == 1) return no_steps(bcast_header(p, root, blocks));
   const TwoTree tt(p, root);
   return {bcast_header(p, root, blocks), [=](int64_t rank) {
             std::vector<Step> steps;
-            sim::for_each_busy_step(sim::two_tree_bcast_plan(tt, rank, blocks), blocks, [&](const sim::Step& st) {
-              Step step;
-              if (st.send_block >= 0) step = send_step(st.to.peer, {st.send_block});
-              if (st.recv_block >= 0) step = with_recv(std::move(step), st.from.peer, {st.recv_block});
-              steps.push_back(std::move(step));
-            });
+            two_tree_steps(sim::two_tree_bcast_plan(tt, rank, blocks), blocks, rank, false, steps);
             return steps;
           }};
 }

@@ -14,8 +14,9 @@
 //       acc = W ⊕ V throughout fails where W alone is sent.
 //   ring for a non-commutative ⊕: see ring_reduce_scatter_steps.
 //   reduce/allreduce binary-blocks: see sim/algorithms/binary_blocks.cpp.
-//   the circulant and two-tree reductions, scan/exscan two-tree: not
-//       written yet.
+//   scan/exscan two-tree: not written yet.
+// The circulant and two-tree reductions are in plans_circulant.cpp and
+// plans_two_tree.cpp.
 #include <algorithm>
 
 #include "binomial_tree.hpp"
