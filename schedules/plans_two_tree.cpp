@@ -32,9 +32,12 @@ void two_tree_steps(const sim::StepPlan& plan, int64_t n, int64_t rank, bool red
 // while the root Irecvs them all up front (two_tree_pipeline.cpp's
 // Forward); those messages overlap the steps, and a plan step is one
 // blocking MPI_Sendrecv, so no plan says that.
-//   p = 2, root 0, n = 2: the one tree edge is 1 → 0; blocks go up one per
-//   step: rank 1: send 0 b?; send 0 b?  rank 0: recv 1 left, twice (the
-//   order of b0, b1 is two_tree_steps.hpp's mirror: b1 first).
+//   p = 2, root 0, n = 2: one edge, 1 → 0, a block per step:
+//     rank 1: send 0 b0; send 0 b1     rank 0: recv 1 b0 right; recv 1 b1 right
+//   p = 4, root 3, n = 2 (the allreduce's first half): block 0 goes up the
+//   tree 3 ← 1 ← {0, 2} (2 → 1, 0 → 1, 1 → 3), block 1 up 1 → 0 → 2 → 3:
+//     rank 0: send 1 b0 + recv 1 b1 right; send 2 b1
+//     rank 1: recv 2 b0 right; send 0 b1 + recv 0 b0 left; send 3 b0
 Plan reduce_two_tree(int64_t p, int64_t root, int64_t blocks) {
   const Header h{Collective::reduce, p, root, blocks, root != 0 && root != p - 1};
   if (p == 1) return no_steps(h);
