@@ -2,6 +2,9 @@
 // reduce_two_tree.cpp, allreduce_two_tree.cpp and two_tree_pipeline.cpp, the
 // busy steps of two_tree_steps.hpp's per-rank step plans, one MPI_Sendrecv
 // each (idle steps send nothing and are no step). B = n blocks.
+// The MPI code also sends a message of an empty block (count < n) to its
+// peer; the executor sends no half-step of zero bytes, so plan and MPI code
+// agree in time for count >= n only.
 #include "plan_families.hpp"
 #include "two_tree_steps.hpp"
 
