@@ -181,7 +181,7 @@ class Evaluator {
 BlockBytes even_blocks(const plan::Header& h, int64_t bytes, int64_t element) {
   const int64_t units = bytes / element;
   if (!plan::per_segment(h.collective))
-    return [=](int64_t b) { return sim::block_span(units, h.blocks, b).count() * element; };
+    return [=](int64_t b) { return plan::block_units(h, units, b).count() * element; };
   // The harness's even layout: the first units mod p ranks one unit more.
   const int64_t p = h.p, n = plan::segment_blocks(h);
   return [=](int64_t b) {

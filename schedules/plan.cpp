@@ -13,7 +13,6 @@ namespace collsim::plan {
 namespace {
 
 constexpr int64_t kMaxRanks = (int64_t{1} << 31) - 1;
-constexpr int64_t kMaxBlocks = (int64_t{1} << 40);
 constexpr int64_t kMaxStepBlocks = int64_t{1} << 24;
 
 int64_t number(const std::string& word, int64_t lo, int64_t hi, const std::string& what) {
@@ -100,6 +99,7 @@ void parse_header_line(const std::string& key, std::istringstream& words, Header
   else if (key == "root") h.root = number(value, 0, kMaxRanks - 1, "root");
   else if (key == "blocks") h.blocks = number(value, 1, kMaxBlocks, "blocks");
   else if (key == "commutative") h.commutative = number(value, 0, 1, "commutative") == 1;
+  else if (key == "segments") h.segments = number(value, 1, kMaxBlocks, "segments");
   else throw std::invalid_argument("unknown word '" + key + "'");
 }
 
@@ -109,6 +109,12 @@ void check_header(const Header& h, const std::map<std::string, bool>& seen) {
   if (h.root >= h.p) throw std::invalid_argument("root " + std::to_string(h.root) + " is not a rank of p = " + std::to_string(h.p));
   if (per_segment(h.collective) && h.blocks % h.p != 0)
     throw std::invalid_argument(std::string(collective_name(h.collective)) + ": blocks must be a multiple of p");
+  if (per_segment(h.collective) && h.segments != 1)
+    throw std::invalid_argument(std::string(collective_name(h.collective)) +
+                                " is cut by the ranks' counts: segments must be 1");
+  if (h.segments > h.blocks || h.blocks % h.segments != 0)
+    throw std::invalid_argument("blocks " + std::to_string(h.blocks) + " is not a multiple of segments " +
+                                std::to_string(h.segments));
 }
 
 }  // namespace
@@ -200,6 +206,13 @@ int64_t segment_blocks(const Header& h) { return per_segment(h.collective) ? h.b
 
 int64_t block_owner(const Header& h, int64_t block) { return per_segment(h.collective) ? block / segment_blocks(h) : h.root; }
 
+sim::Span block_units(const Header& h, int64_t count, int64_t block) {
+  const int64_t per = h.blocks / h.segments;
+  const sim::Span seg = sim::block_span(count, h.segments, block / per);
+  const sim::Span part = sim::block_span(seg.end - seg.begin, per, block % per);
+  return {seg.begin + part.begin, seg.begin + part.end};
+}
+
 const char* value_name(Value v) {
   static const char* const names[] = {"acc", "input", "acc+input"};
   return names[static_cast<int>(v)];
@@ -214,6 +227,7 @@ void write_plan(std::ostream& out, const Plan& plan) {
   const Header& h = plan.header;
   out << "collsim-plan 1\ncollective " << collective_name(h.collective) << "\np " << h.p << "\nroot " << h.root
       << "\nblocks " << h.blocks << "\ncommutative " << (h.commutative ? 1 : 0) << "\n";
+  if (h.segments != 1) out << "segments " << h.segments << "\n";
   for (int64_t r = 0; r < h.p; ++r) {
     const std::vector<Step> steps = plan.steps(r);
     if (steps.empty()) continue;

@@ -15,6 +15,12 @@
 //       B = p·n: rank r's segment (its counts[r]) cut into n blocks,
 //       r·n .. r·n + n − 1 (allgatherv: r's own data; reduce_scatter: the
 //       blocks of the result that r ends with).
+// Segments. A plan of the first kind may cut the vector into K = `segments`
+// segments first (block_span into K) and each segment into B/K blocks, block
+// s·(B/K) + b being block b of segment s: the nested cut of circulant
+// allreduce (p segments of n blocks), which differs from a flat cut into
+// p·n blocks. K = 1 (the default) is the flat cut; block_units says where a
+// block lies.
 // Each rank keeps, per block, one accumulator `acc` (the result buffer)
 // and its own input. A send sends a block's acc, its input, or acc ⊕ input
 // (the doubling scans' W ⊕ V); a receive stores the block into acc or
@@ -47,9 +53,13 @@
 #include <string>
 #include <vector>
 
+#include "blocks.hpp"
 #include "collectives.hpp"
 
 namespace collsim::plan {
+
+// The most blocks a plan may have (B <= 2^40).
+inline constexpr int64_t kMaxBlocks = int64_t{1} << 40;
 
 // What a send carries of each of its blocks.
 enum class Value { acc, input, acc_op_input };
@@ -147,6 +157,10 @@ struct Header {
   // ⊕ may be reordered: joins need not be adjacent, left and right mean the
   // same. An algorithm that needs this is declared commutative-only.
   bool commutative = false;
+  // K: the vector is cut into K segments of B/K blocks each (see "Segments"
+  // above); 1 <= K <= B, B a multiple of K; 1 for allgatherv and
+  // reduce_scatter, whose segments are the ranks' counts.
+  int64_t segments = 1;
 };
 
 // A rank's steps one at a time: each call fills `next` with the next step
@@ -195,6 +209,12 @@ int64_t segment_blocks(const Header& h);
 // The rank a block originates at (allgatherv) or ends at (reduce_scatter).
 int64_t block_owner(const Header& h, int64_t block);
 
+// Block `block`'s units (elements; bytes for bcast) when a vector of
+// `count` units is cut as h says (segments, then blocks; block_span of
+// blocks.hpp). For the collectives cut as one vector, not per_segment: the
+// executor, the engine and the GOAL writer all cut with this.
+sim::Span block_units(const Header& h, int64_t count, int64_t block);
+
 const char* value_name(Value v);
 const char* combine_name(Combine c);
 
@@ -206,6 +226,7 @@ const char* combine_name(Combine c);
 //   root 0
 //   blocks 2
 //   commutative 0
+//   segments 1          (optional; written only when not 1)
 //   rank 0
 //   step send 2 blocks 0 recv - 
 //   ...

@@ -11,6 +11,10 @@
 //   reduce     binary-tree, recursive-doubling, ring, halving-doubling
 //   allreduce  binary-tree, recursive-doubling, ring, halving-doubling
 //                                               (plans_reduce.cpp)
+//   reduce, allreduce, reduce_scatter, allgatherv
+//              circulant                        (plans_circulant.cpp)
+//   reduce, allreduce
+//              two-tree                         (plans_two_tree.cpp)
 //   scan       hillis-steele, two-op-doubling, 1-doubling, 123-doubling
 //   exscan     two-op-doubling, 1-doubling, 123-doubling
 // plans_reduce.cpp says which catalog algorithms are left out and why.
@@ -27,7 +31,9 @@ namespace collsim::plan {
 // How an algorithm cuts its data into the plan's B blocks.
 enum class Cut {
   whole,      // every message carries the whole vector: all B blocks (B = 1 by default)
-  pipelined,  // blocks move one per message: B is the algorithm's block count n
+  pipelined,  // blocks move one per message: `blocks` is the algorithm's block
+              // count n; B = n, or p·n where the plan is cut per rank segment
+              // (allgatherv, reduce_scatter; allreduce circulant's p segments)
   per_rank,   // B = p pieces, one per rank (scatter-allgather, ring)
   pow2,       // B = p' = 2^⌊log2 p⌋ pieces (halving-doubling's base segments)
 };
@@ -51,7 +57,7 @@ std::vector<std::string> plan_algorithms(Collective c);
 const PlanAlgorithm& find_plan_algorithm(Collective c, const std::string& algorithm);
 
 // The plan of `algorithm` for p ranks, root (bcast, reduce; must be 0 for
-// the others) and B = blocks. Throws std::invalid_argument for an unknown
+// the others) and `blocks` (B, or n per segment: Cut::pipelined). Throws std::invalid_argument for an unknown
 // name (with the list), 1 <= p <= 2^31 - 1 and 0 <= root < p violated,
 // blocks < 1, or blocks != cut_blocks for a per_rank or pow2 cut.
 Plan build_plan(Collective c, const std::string& algorithm, int64_t p, int64_t root, int64_t blocks);

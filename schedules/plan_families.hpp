@@ -8,6 +8,7 @@
 
 #include "circulant.hpp"
 #include "plan.hpp"
+#include "two_tree_steps.hpp"
 
 namespace collsim::plan {
 
@@ -55,6 +56,16 @@ struct Rooted {
   int64_t real(int64_t v) const { return real_rank(v, root, p); }
 };
 
+// A plan in which no rank has a step (p = 1 where the schedule needs p >= 2).
+inline Plan no_steps(Header h) {
+  return {h, [](int64_t) { return std::vector<Step>{}; }};
+}
+
+// Step i of a two-tree step plan (two_tree_steps.hpp) as a plan step, left
+// empty where the rank is idle then; with `reduces` a received block folds
+// in on its side (plans_two_tree.cpp).
+void two_tree_step(const sim::StepPlan& plan, int64_t n, int64_t rank, bool reduces, int64_t i, Step& step);
+
 // The binomial broadcast's steps of one rank, every message carrying all
 // `blocks` blocks (bcast binomial; the second half of allreduce binary-tree).
 std::vector<Step> binomial_bcast_steps(const Rooted& ranks, int64_t blocks, int64_t rank);
@@ -74,6 +85,12 @@ Plan reduce_ring(int64_t p, int64_t root, int64_t blocks);
 Plan allreduce_ring(int64_t p, int64_t root, int64_t blocks);
 Plan reduce_halving_doubling(int64_t p, int64_t root, int64_t blocks);
 Plan allreduce_halving_doubling(int64_t p, int64_t root, int64_t blocks);
+Plan reduce_two_tree(int64_t p, int64_t root, int64_t blocks);
+Plan allreduce_two_tree(int64_t p, int64_t root, int64_t blocks);
+Plan reduce_circulant(int64_t p, int64_t root, int64_t blocks);
+Plan allreduce_circulant(int64_t p, int64_t root, int64_t blocks);
+Plan reduce_scatter_circulant(int64_t p, int64_t root, int64_t blocks);
+Plan allgatherv_circulant(int64_t p, int64_t root, int64_t blocks);
 Plan scan_hillis_steele(int64_t p, int64_t root, int64_t blocks);
 Plan scan_two_op_doubling(int64_t p, int64_t root, int64_t blocks);
 Plan scan_1_doubling(int64_t p, int64_t root, int64_t blocks);

@@ -67,7 +67,7 @@ class RankWriter {
 }  // namespace
 
 int64_t goal_block_bytes(const Header& h, int64_t bytes, int64_t block) {
-  const sim::Span s = sim::block_span(bytes, h.blocks, block);
+  const sim::Span s = block_units(h, bytes, block);
   return s.end - s.begin;
 }
 

@@ -20,7 +20,9 @@
 // calc after it), so a rank runs its steps in plan order and a step's
 // send and receive overlap (MPI_Sendrecv); the calc after a receive
 // requires that receive. Message sizes: the bytes of the step's blocks
-// under block_span (blocks.hpp) of `bytes` into B blocks. Tags: the k-th
+// when `bytes` is cut as the header says (block_units of plan.hpp; for
+// allgatherv and reduce_scatter a flat cut into B = p·n blocks, the even
+// layout up to rounding). Tags: the k-th
 // message from s to d has tag k (k = 0, 1, ..): LogGOPSim matches a
 // receive by peer and tag, and the plan's messages between a pair match in
 // order, as MPI's do. A fold step is one `calc` of its blocks' bytes that

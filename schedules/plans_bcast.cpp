@@ -140,16 +140,12 @@ Plan bcast_circulant(int64_t p, int64_t root, int64_t blocks) {
 // per-rank plan, one MPI_Sendrecv each (idle steps send nothing and are no
 // step). At most two_tree_step_count(p, n) rounds.
 Plan bcast_two_tree(int64_t p, int64_t root, int64_t blocks) {
-  if (p == 1) return {bcast_header(p, root, blocks), [](int64_t) { return std::vector<Step>{}; }};
+  if (p == 1) return no_steps(bcast_header(p, root, blocks));
   const TwoTree tt(p, root);
   return streamed(bcast_header(p, root, blocks), [=](int64_t rank) {
     const sim::StepPlan plan = sim::two_tree_bcast_plan(tt, rank, blocks);
-    return rounds(0, plan.end(blocks), [plan, n = blocks](int64_t i, Step& step) {
-      const sim::StepEdge &to = plan.out[i & 1], &from = plan.in[i & 1];
-      const int64_t sb = to.block(i, n), rb = from.block(i, n);
-      if (sb >= 0) step = send_step(to.peer, {sb});
-      if (rb >= 0) step = with_recv(std::move(step), from.peer, {rb});
-    });
+    return rounds(0, plan.end(blocks),
+                  [plan, blocks, rank](int64_t i, Step& step) { two_tree_step(plan, blocks, rank, false, i, step); });
   });
 }
 

@@ -16,7 +16,8 @@
 //       hold them) and takes its blocks from three peers as they arrive
 //       (MPI_Waitany), in no fixed step order; see
 //       sim/algorithms/scan_two_tree.cpp.
-//   the circulant and two-tree reductions: not written yet.
+// The circulant and two-tree reductions are in plans_circulant.cpp and
+// plans_two_tree.cpp.
 #include <algorithm>
 
 #include "binomial_tree.hpp"

@@ -81,9 +81,10 @@ Runs join(const Runs& a, const Runs& b, bool commutative) {
   return out;
 }
 
-Interval initial_acc(const plan::Header& h, int64_t rank) {
+Interval initial_acc(const plan::Header& h, int64_t rank, int64_t block) {
   switch (h.collective) {
     case Collective::bcast: return rank == h.root ? Interval{h.root, h.root} : Interval{};
+    case Collective::allgatherv: return plan::block_owner(h, block) == rank ? Interval{rank, rank} : Interval{};
     case Collective::exscan: return {};
     default: return {rank, rank};
   }
@@ -97,7 +98,7 @@ class DataFlow {
     for (int64_t r = 0; r < h_.p; ++r) {
       Rank& x = ranks_[r];
       x.steps = plan.steps(r);
-      x.acc.assign(static_cast<size_t>(h_.blocks), runs_of(initial_acc(h_, r)));
+      for (int64_t b = 0; b < h_.blocks; ++b) x.acc.push_back(runs_of(initial_acc(h_, r, b)));
       run_folds(r);
     }
   }
@@ -186,16 +187,20 @@ class DataFlow {
   std::vector<Rank> ranks_;
 };
 
-// What rank r must end with in every block (plan.hpp's table).
-std::optional<Interval> expected_acc(const plan::Header& h, int64_t r) {
+// What rank r must end with in block b (plan.hpp's table).
+std::optional<Interval> expected_acc(const plan::Header& h, int64_t r, int64_t b) {
+  const Interval all{0, h.p - 1};
   switch (h.collective) {
     case Collective::bcast: return Interval{h.root, h.root};
-    case Collective::reduce: return r == h.root ? std::optional<Interval>(Interval{0, h.p - 1}) : std::nullopt;
-    case Collective::allreduce: return Interval{0, h.p - 1};
+    case Collective::reduce: return r == h.root ? std::optional<Interval>(all) : std::nullopt;
+    case Collective::allreduce: return all;
     case Collective::scan: return Interval{0, r};
     case Collective::exscan: return Interval{0, r - 1};
-    default: return std::nullopt;
+    case Collective::allgatherv: return Interval{plan::block_owner(h, b), plan::block_owner(h, b)};
+    case Collective::reduce_scatter:
+      return plan::block_owner(h, b) == r ? std::optional<Interval>(all) : std::nullopt;
   }
+  return std::nullopt;
 }
 
 int64_t log2_floor(int64_t p) { return 63 - __builtin_clzll(static_cast<uint64_t>(p)); }
@@ -280,13 +285,12 @@ TEST(PlanBuilders, EveryPlanDeliversItsResult) {
               ADD_FAILURE() << where << ": " << e.what();
               continue;
             }
-            for (int64_t r = 0; r < p; ++r) {
-              const std::optional<Interval> want = expected_acc(pl.header, r);
-              if (!want) continue;
-              for (int64_t b = 0; b < n; ++b)
-                ASSERT_EQ(flow.acc(r)[b], runs_of(*want)) << where << " rank " << r << " block " << b << ": "
-                                                 << text(flow.acc(r)[b]) << ", not " << text(*want);
-            }
+            for (int64_t r = 0; r < p; ++r)
+              for (int64_t b = 0; b < pl.header.blocks; ++b)
+                if (const std::optional<Interval> want = expected_acc(pl.header, r, b)) {
+                  ASSERT_EQ(flow.acc(r)[b], runs_of(*want)) << where << " rank " << r << " block " << b << ": "
+                                                   << text(flow.acc(r)[b]) << ", not " << text(*want);
+                }
             if (const auto want = expected_rounds(c, name, p, root, n)) {
               EXPECT_EQ(rounds, *want) << where;
             }
@@ -326,7 +330,7 @@ TEST(PlanBuilders, NamesAreTheCatalogsAndUnknownOnesAreListed) {
   EXPECT_EQ(plan::plan_algorithms(Collective::bcast),
             (std::vector<std::string>{"circulant", "binomial", "linear-pipeline", "binary-tree-pipeline", "two-tree",
                                       "scatter-allgather"}));
-  EXPECT_TRUE(plan::plan_algorithms(Collective::allgatherv).empty());
+  EXPECT_EQ(plan::plan_algorithms(Collective::allgatherv), std::vector<std::string>{"circulant"});
   try {
     plan::build_plan(Collective::bcast, "binomal", 4, 0, 1);
     FAIL() << "no throw";
@@ -403,6 +407,8 @@ TEST(PlanText, WrittenAndReadBackGivesTheSameSteps) {
       EXPECT_EQ(read.header.p, p);
       EXPECT_EQ(read.header.root, root);
       EXPECT_EQ(read.header.blocks, built.header.blocks);
+      EXPECT_EQ(read.header.segments, built.header.segments);
+      EXPECT_EQ(read.header.commutative, built.header.commutative);
       for (int64_t r = 0; r < p; ++r) EXPECT_TRUE(same_steps(read.steps(r), built.steps(r))) << name << " rank " << r;
     }
   }

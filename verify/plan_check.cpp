@@ -197,6 +197,9 @@ void check_header(const Header& h) {
     bad("root " + str(h.root) + (has_root ? " is not a rank" : " must be 0: the collective has no root"));
   if (plan::per_segment(h.collective) && h.blocks % h.p != 0)
     bad("blocks = " + str(h.blocks) + " is not a multiple of p");
+  if (h.segments < 1 || h.segments > h.blocks || h.blocks % h.segments != 0 ||
+      (plan::per_segment(h.collective) && h.segments != 1))
+    bad("segments = " + str(h.segments) + " does not cut blocks = " + str(h.blocks));
   if (h.p > kMaxPlanRanks || h.blocks > kMaxPlanValues / h.p)
     throw std::length_error("plan too large to check: p = " + str(h.p) + ", blocks = " + str(h.blocks) +
                             " (at most p <= " + str(kMaxPlanRanks) + " and p·blocks <= " + str(kMaxPlanValues) + ")");

@@ -16,37 +16,12 @@
 // and receive twice per step (up to its parent and down to a child, and the
 // reverse), which the one-ported colouring does not cover; left out.
 // Limits: any p, any count, n ≥ 1. Memory: as two-tree reduce.
-#ifdef COLLSIM_RANK
-#include "collective.hpp"
-#include "plan_executor.hpp"
-#endif  // COLLSIM_RANK
+// Runs as its plan (schedules/plans_two_tree.cpp) through the plan
+// executor (sim/rank/plan_executor.hpp); this file holds its cost model.
 #include "two_tree_pipeline.hpp"
-#ifdef COLLSIM_RANK
-#include "window.hpp"
-#endif  // COLLSIM_RANK
-
 namespace collsim::sim {
 
 double model_bcast_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
-
-#ifdef COLLSIM_RANK
-void allreduce_two_tree(const CollArgs& a) {
-  int p = 0, rank = 0;
-  MPI_Comm_size(a.comm, &p);
-  MPI_Comm_rank(a.comm, &rank);
-  CollArgs to_last = a;
-  to_last.root = p - 1;
-  Scratch own;
-  char* acc = static_cast<char*>(a.buf);
-  if (rank != p - 1) {
-    own = Scratch(a, Scratch::Kind::vector, a.bytes);
-    acc = own.data();
-  }
-  copy_real(acc, a.sendbuf, a.bytes);
-  two_tree_reduce(to_last, p - 1, acc, static_cast<char*>(a.buf));
-  run_catalog_plan(Collective::bcast, "two-tree", to_last);
-}
-#endif  // COLLSIM_RANK
 
 double model_allreduce_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   return two_tree_reduce_model(net, p, bytes, blocks) + model_bcast_two_tree(net, p, bytes, blocks);

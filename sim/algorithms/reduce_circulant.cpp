@@ -18,51 +18,13 @@
 // (⌈count/n⌉ elements), so ⌈m/n⌉ is rounded up to whole elements.
 // Limits: any p, any root, n ≥ 1, any count (0 and count < n give empty
 // blocks). Memory: one accumulator of m bytes (non-roots) and one block.
+// Runs as its plan (schedules/plans_circulant.cpp) through the plan
+// executor (sim/rank/plan_executor.hpp); this file holds its cost model.
 #include <algorithm>
 
 #include "catalog.hpp"
 #include "circulant_plan.hpp"
-#ifdef COLLSIM_RANK
-#include "collective.hpp"
-#include "window.hpp"
-#endif  // COLLSIM_RANK
-
 namespace collsim::sim {
-
-#ifdef COLLSIM_RANK
-void reduce_circulant(const CollArgs& a) {
-  int p = 0, rank = 0, esize = 0;
-  MPI_Comm_size(a.comm, &p);
-  MPI_Comm_rank(a.comm, &rank);
-  MPI_Type_size(a.type, &esize);
-  Scratch own;
-  char* acc = static_cast<char*>(a.buf);
-  if (rank != a.root) {
-    own = Scratch(a, Scratch::Kind::vector, a.bytes);
-    acc = own.data();
-  }
-  copy_real(acc, a.sendbuf, a.bytes);
-  const CirculantSchedule s(p);
-  if (s.q() == 0 || a.count == 0) return;
-  const int64_t v = virtual_rank(rank, a.root, p), n = a.blocks;
-  const CirculantPlan plan(s, v, n);
-  Scratch in(a, Scratch::Kind::block, (a.count + n - 1) / n * esize);
-  for (int64_t i = plan.end() - 1; i >= plan.first(); --i) {
-    const int k = static_cast<int>(i % s.q());
-    const int64_t out_block = plan.recv_block(i), in_block = plan.send_block(i);
-    const Span out = block_span(a.count, n, std::max<int64_t>(out_block, 0));
-    const Span got = block_span(a.count, n, std::max<int64_t>(in_block, 0));
-    const int to = out_block >= 0 ? static_cast<int>(real_rank(s.from(v, k), a.root, p)) : MPI_PROC_NULL;
-    const int from = in_block >= 0 ? static_cast<int>(real_rank(s.to(v, k), a.root, p)) : MPI_PROC_NULL;
-    // out_block ≠ in_block: a rank forwards a block only after it had it
-    // (Condition 4), so the send buffer is never the one being combined into.
-    char* into = in.at(got.begin * esize);
-    MPI_Sendrecv(acc + out.begin * esize, out.count(), a.type, to, 0, into, got.count(), a.type, from, 0, a.comm,
-                 MPI_STATUS_IGNORE);
-    if (in_block >= 0 && got.count() > 0) MPI_Reduce_local(into, acc + got.begin * esize, got.count(), a.type, a.op);
-  }
-}
-#endif  // COLLSIM_RANK
 
 double model_reduce_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   const int q = ceil_log2(p);

@@ -30,6 +30,7 @@
 // Memory: the accumulator (m bytes; the root's buf) plus one block of scratch.
 #ifdef COLLSIM_RANK
 #include "collective.hpp"
+#include "plan_executor.hpp"
 #endif  // COLLSIM_RANK
 #include "two_tree_pipeline.hpp"
 #ifdef COLLSIM_RANK
@@ -39,10 +40,14 @@
 namespace collsim::sim {
 
 #ifdef COLLSIM_RANK
+// Its plan (plans_two_tree.cpp) where the trees hang from the root itself;
+// the MPI code below where a non-commutative ⊕ reduces to p − 1, which
+// forwards the blocks to the root outside the steps (no plan says that).
 void reduce_two_tree(const CollArgs& a) {
   int rank = 0;
   MPI_Comm_rank(a.comm, &rank);
   const int tree_root = two_tree_root(a);
+  if (tree_root == a.root) return run_catalog_plan(Collective::reduce, "two-tree", a);
   // The accumulator is buf only where the result is wanted there: a
   // forwarding p − 1 has no buf (MPI_Reduce's recvbuf is only the root's).
   Scratch own;

@@ -88,7 +88,10 @@ class Executor {
   // Block b's bytes in the full vector.
   Span span(int64_t b) const {
     const plan::Header& h = plan_.header;
-    if (!plan::per_segment(h.collective)) return block_span(a_.bytes, esize_, h.blocks, b);
+    if (!plan::per_segment(h.collective)) {
+      const Span units = plan::block_units(h, a_.bytes / esize_, b);
+      return {units.begin * esize_, units.end * esize_};
+    }
     const int64_t n = plan::segment_blocks(h), owner = b / n;
     const Span units = block_span(a_.counts[owner], n, b % n);
     const int64_t first = displs_[owner];
