@@ -93,11 +93,7 @@ class Simulator {
   int64_t& send_gap(int64_t r) { return send_gap_[static_cast<size_t>(r)]; }
   int64_t& recv_gap(int64_t r) { return recv_gap_[static_cast<size_t>(r)]; }
 
-  int64_t message_bytes(const plan::BlockList& blocks) const {
-    int64_t sum = 0;
-    for (int64_t b : blocks) sum += bytes_(b);
-    return sum;
-  }
+  int64_t message_bytes(const plan::BlockList& blocks) const { return list_bytes(bytes_, blocks); }
   // (s − 1)·G: LogGOPSim's per-byte charge, −G for an empty message as in
   // its unsigned arithmetic.
   int64_t per_byte(int64_t bytes) const { return (bytes - 1) * par_.G; }
@@ -255,7 +251,7 @@ class Simulator {
 int64_t picoseconds(double seconds) { return std::llround(seconds * 1e12); }
 
 BlockBytes goal_blocks(const plan::Header& h, int64_t bytes) {
-  return [h, bytes](int64_t b) { return plan::goal_block_bytes(h, bytes, b); };
+  return [h, bytes](int64_t b) { return plan::block_units(h, bytes, b); };
 }
 
 Result evaluate(const plan::Plan& plan, const BlockBytes& block_bytes, const LogGOPS& params, bool per_rank) {

@@ -51,7 +51,8 @@ struct LogGOPS {
 // Seconds (or seconds per byte) as whole picoseconds, rounded.
 int64_t picoseconds(double seconds);
 
-// The bytes of each block as the GOAL export gives them (plan_goal.hpp).
+// Each block's bytes as the GOAL export cuts them (plan::block_units on
+// bytes, as plan_goal.cpp does).
 BlockBytes goal_blocks(const plan::Header& h, int64_t bytes);
 
 // Throws std::invalid_argument on a plan that cannot run to its end.

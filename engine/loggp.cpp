@@ -77,13 +77,18 @@ class Evaluator {
     return held_.empty() || held_[static_cast<size_t>(r * h_.blocks + b)];
   }
 
-  // The time of a ⊕ with rank r's block b: γ per byte where acc holds a
-  // value (else it is a copy, which costs nothing).
-  double op_time(int64_t r, int64_t b) const {
-    return held(r, b) ? net_.op_seconds_per_byte * static_cast<double>(bytes_(b)) : 0.0;
-  }
-  void hold(int64_t r, int64_t b) {
-    if (!held_.empty()) held_[static_cast<size_t>(r * h_.blocks + b)] = true;
+  // The time of a ⊕ with rank r's blocks: γ per byte where acc holds a
+  // value (else it is a copy, which costs nothing); by runs where every
+  // block is held from the start. `hold` marks them held afterwards.
+  double op_time(int64_t r, const plan::BlockList& blocks, bool hold) {
+    if (held_.empty()) return net_.op_seconds_per_byte * static_cast<double>(list_bytes(bytes_, blocks));
+    double t = 0;
+    for (int64_t b : blocks) {
+      auto bit = held_[static_cast<size_t>(r * h_.blocks + b)];
+      if (bit) t += net_.op_seconds_per_byte * static_cast<double>(bytes_(b).count());
+      if (hold) bit = true;
+    }
+    return t;
   }
 
   // Takes rank r's next step and its costs: the ⊕ of an acc+input send
@@ -98,19 +103,10 @@ class Evaluator {
       return;
     }
     s.send_to = step_.send_to, s.recv_from = step_.recv_from;
-    s.send_bytes = 0, s.before = 0, s.after = 0;
-    for (int64_t b : step_.send_blocks) {
-      s.send_bytes += bytes_(b);
-      if (step_.send_value == plan::Value::acc_op_input) s.before += op_time(r, b);
-    }
-    for (int64_t b : step_.recv_blocks) {
-      if (step_.combine != plan::Combine::store) s.after += op_time(r, b);
-      hold(r, b);
-    }
-    for (int64_t b : step_.fold_blocks) {
-      s.after += op_time(r, b);
-      hold(r, b);
-    }
+    s.send_bytes = list_bytes(bytes_, step_.send_blocks);
+    s.before = step_.send_value == plan::Value::acc_op_input ? op_time(r, step_.send_blocks, false) : 0;
+    const double combined = op_time(r, step_.recv_blocks, true);
+    s.after = (step_.combine != plan::Combine::store ? combined : 0) + op_time(r, step_.fold_blocks, true);
   }
 
   // Posts rank r's current step at time t (its finish, if none is left).
@@ -180,14 +176,26 @@ class Evaluator {
 
 BlockBytes even_blocks(const plan::Header& h, int64_t bytes, int64_t element) {
   const int64_t units = bytes / element;
-  if (!plan::per_segment(h.collective))
-    return [=](int64_t b) { return plan::block_units(h, units, b).count() * element; };
+  const auto in_bytes = [element](sim::Span s) { return sim::Span{s.begin * element, s.end * element}; };
+  if (!plan::per_segment(h.collective)) return [=](int64_t b) { return in_bytes(plan::block_units(h, units, b)); };
   // The harness's even layout: the first units mod p ranks one unit more.
   const int64_t p = h.p, n = plan::segment_blocks(h);
   return [=](int64_t b) {
     const int64_t owner = b / n, share = units / p + (owner < units % p ? 1 : 0);
-    return sim::block_span(share, n, b % n).count() * element;
+    const int64_t first = owner * (units / p) + std::min(owner, units % p);
+    const sim::Span s = sim::block_span(share, n, b % n);
+    return in_bytes({first + s.begin, first + s.end});
   };
+}
+
+int64_t run_bytes(const BlockBytes& spans, const plan::BlockList::Run& run) {
+  return spans(run.first + run.count - 1).end - spans(run.first).begin;
+}
+
+int64_t list_bytes(const BlockBytes& spans, const plan::BlockList& blocks) {
+  int64_t total = 0;
+  for (const plan::BlockList::Run& run : blocks.runs()) total += run_bytes(spans, run);
+  return total;
 }
 
 Result evaluate(const plan::Plan& plan, const BlockBytes& block_bytes, const Network& net, bool per_rank) {

@@ -44,10 +44,15 @@ struct Result {
   int64_t messages = 0;
 };
 
-// The bytes of block b (the data cut as the plan says: blocks.hpp on whole
-// elements of `element` bytes; per-segment collectives by `counts`).
-using BlockBytes = std::function<int64_t(int64_t block)>;
+// Where block b lies in the full vector, bytes [begin, end) (the data cut
+// as the plan says: plan::block_units on whole elements of `element` bytes;
+// per-segment collectives by the harness's even counts). Blocks in
+// increasing order are contiguous, so a run of blocks is one span and a
+// step's bytes are counted by runs (a halving step lists p/2 blocks).
+using BlockBytes = std::function<sim::Span(int64_t block)>;
 BlockBytes even_blocks(const plan::Header& h, int64_t bytes, int64_t element);
+int64_t run_bytes(const BlockBytes& spans, const plan::BlockList::Run& run);
+int64_t list_bytes(const BlockBytes& spans, const plan::BlockList& blocks);
 
 // Throws std::invalid_argument on a plan that cannot run to its end
 // (unmatched halves, deadlock): the verifier names why.

@@ -11,9 +11,13 @@ namespace collsim::plan {
 
 namespace {
 
+// The bytes of `blocks` of a `bytes`-byte vector cut as the header says
+// (block_units), run by run: blocks in order are contiguous. The engine's
+// loggopsim rules (engine/loggopsim.hpp) cut the same way.
 int64_t message_bytes(const BlockList& blocks, int64_t bytes, const Header& h) {
   int64_t total = 0;
-  for (int64_t b : blocks) total += goal_block_bytes(h, bytes, b);
+  for (const BlockList::Run& run : blocks.runs())
+    total += block_units(h, bytes, run.first + run.count - 1).end - block_units(h, bytes, run.first).begin;
   return total;
 }
 
@@ -66,10 +70,6 @@ class RankWriter {
 
 }  // namespace
 
-int64_t goal_block_bytes(const Header& h, int64_t bytes, int64_t block) {
-  const sim::Span s = block_units(h, bytes, block);
-  return s.end - s.begin;
-}
 
 void write_goal(std::ostream& out, const Plan& plan, int64_t bytes, const std::string& comment) {
   std::istringstream lines(comment);

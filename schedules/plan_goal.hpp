@@ -37,11 +37,6 @@
 
 namespace collsim::plan {
 
-// The bytes of block b of a `bytes`-byte vector cut into h.blocks blocks
-// (block_span): a message's or calc's size is the sum over its blocks. The
-// engine's loggopsim rules (engine/loggopsim.hpp) take their sizes from here.
-int64_t goal_block_bytes(const Header& h, int64_t bytes, int64_t block);
-
 // Writes `comment` as a `//` line (newlines in it start new comment lines),
 // then the plan for a vector of `bytes` bytes.
 void write_goal(std::ostream& out, const Plan& plan, int64_t bytes, const std::string& comment);

@@ -32,7 +32,13 @@ struct HandPlan {
       const auto it = steps.find(r);
       return it == steps.end() ? std::vector<plan::Step>{} : it->second;
     };
-    const Result res = evaluate(pl, [this](int64_t b) { return bytes[static_cast<size_t>(b)]; }, kParams, true);
+    // Block b lies after blocks 0 .. b − 1.
+    const auto spans = [this](int64_t b) {
+      int64_t begin = 0;
+      for (int64_t i = 0; i < b; ++i) begin += bytes[static_cast<size_t>(i)];
+      return sim::Span{begin, begin + bytes[static_cast<size_t>(b)]};
+    };
+    const Result res = evaluate(pl, spans, kParams, true);
     std::vector<double> ns;
     for (double t : res.finish) ns.push_back(t * 1e9);
     return ns;
