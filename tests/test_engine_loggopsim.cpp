@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "loggopsim.hpp"
+#include "plan_families.hpp"
 #include "protocol.hpp"
 #include "run_cli.hpp"
 
@@ -45,25 +46,14 @@ struct HandPlan {
   }
 };
 
+// One block each way (plan_families.hpp's step makers).
 plan::Step send(int64_t to, int64_t block, plan::Value value = plan::Value::acc) {
-  plan::Step s;
-  s.send_to = to;
-  s.send_blocks = {block};
-  s.send_value = value;
-  return s;
+  return plan::send_step(to, {block}, value);
 }
 plan::Step recv(int64_t from, int64_t block, plan::Combine combine = plan::Combine::store) {
-  plan::Step s;
-  s.recv_from = from;
-  s.recv_blocks = {block};
-  s.combine = combine;
-  return s;
+  return plan::recv_step(from, {block}, combine);
 }
-plan::Step fold(int64_t block) {
-  plan::Step s;
-  s.fold_blocks = {block};
-  return s;
-}
+plan::Step fold(int64_t block) { return plan::fold_step({block}); }
 
 void expect_ns(const std::vector<double>& got, const std::vector<double>& want) {
   ASSERT_EQ(got.size(), want.size());
