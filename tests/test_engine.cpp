@@ -130,5 +130,18 @@ TEST(Engine, CompareAgainstP) {
             2);
 }
 
+// map --engine loggp: the fastest of our plans per (p, size) from the
+// engine, at a p that smpirun would refuse for map (2^17 > 2^16); the
+// binomial tree is a whole-message plan, so at 1 MiB circulant must win.
+TEST(Engine, MapWithTheEngine) {
+  const std::string dir = std::string(TEST_TMPDIR) + "/map-engine";
+  const auto r = test::run_command(std::string(COLLSIM_BIN) + " map --engine loggp --collective bcast "
+                                   "--algos binomial,circulant --p 131072 --sizes 1MiB --out " + dir);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string csv = test::read_file(dir + "/map.csv");
+  EXPECT_NE(csv.find("131072"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("circulant"), std::string::npos) << csv;
+}
+
 }  // namespace
 }  // namespace collsim::sim

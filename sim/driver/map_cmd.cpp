@@ -17,6 +17,7 @@
 #include <sstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "commands.hpp"
@@ -33,8 +34,7 @@ namespace fs = std::filesystem;
 
 // "A:B": powers of two, 3·2^k and 2^k + 1 within [A, B], and A and B;
 // "A:B:S": A, A + S, .. B; "a,b,c": the list.
-std::vector<int64_t> parse_p_set(const std::string& text) {
-  const int64_t kMax = 1 << 16;
+std::vector<int64_t> parse_p_set(const std::string& text, int64_t kMax) {
   std::set<int64_t> ps;
   const auto colon = text.find(':');
   if (colon == std::string::npos) {
@@ -150,6 +150,22 @@ void plot(const fs::path& out, const std::string& title, const std::vector<int64
   sim::run_gnuplot(out, "map.gp");
 }
 
+// The plan engine's rows, one algorithm at a time: one it cannot run at
+// this p (too many holdings) is a failure, as a failed smpirun is.
+std::vector<sim::Row> engine_rows(sim::SimRequest req, const sim::EngineRules& rules, std::vector<std::string>& failures) {
+  std::vector<sim::Row> rows;
+  const std::vector<const sim::Algorithm*> algos = req.algos;
+  for (const sim::Algorithm* a : algos) {
+    req.algos = {a};
+    try {
+      for (const sim::Row& r : sim::evaluate_plans(req, rules)) rows.push_back(r);
+    } catch (const std::invalid_argument& e) {
+      failures.push_back(std::string(a->name) + ": " + e.what());
+    }
+  }
+  return rows;
+}
+
 }  // namespace
 
 int map_command(int argc, char** argv) {
@@ -161,6 +177,7 @@ int map_command(int argc, char** argv) {
       "algos", value<std::string>()->default_value("all"), "algorithms (ours and smpi:*), or all")(
       "out", value<std::string>()->required(), "output directory (map.csv, map.png, ratio.png)");
   sim::add_platform_options(opts);
+  sim::add_engine_options(opts);
   cli::po::variables_map vm;
   if (!cli::parse_options(argc, argv, opts, vm,
                           "usage: collsim map --out DIR [--collective C] [--p A:B] [--sizes A:B] [--algos LIST] "
@@ -172,9 +189,13 @@ int map_command(int argc, char** argv) {
   } catch (const std::invalid_argument& e) {
     throw cli::UsageError(e.what());
   }
-  const std::vector<int64_t> ps = parse_p_set(vm["p"].as<std::string>());
+  // --engine loggp: the plan engine instead of smpirun, for the algorithms
+  // with a plan (`all`: those), at any p.
+  const std::optional<sim::EngineRules> rules = sim::read_engine_options(vm);
+  const std::vector<int64_t> ps = parse_p_set(vm["p"].as<std::string>(), rules ? (int64_t{1} << 31) - 1 : 1 << 16);
   sim::SimRequest req;
   req.algos = sim::read_algorithms(c, vm["algos"].as<std::string>());
+  if (rules && vm["algos"].as<std::string>() == "all") sim::keep_plans(req);
   req.sizes = sim::parse_sizes(vm["sizes"].as<std::string>(), "--sizes");
   sim::skip_unrunnable(req);
   std::vector<std::string> names;  // ours, in table order: the map's colours
@@ -190,14 +211,16 @@ int map_command(int argc, char** argv) {
     req.p = ps[i];
     req.platform = sim::platform_from(vm, ps[i]);
     std::vector<std::string> failures;
-    const auto rows = sim::simulate(
-        req,
-        [&](size_t done, size_t total) {
-          progress.update((double(i) + double(done) / double(total)) / double(ps.size()),
-                          "p = " + std::to_string(ps[i]) + " (" + std::to_string(i + 1) + "/" +
-                              std::to_string(ps.size()) + ")");
-        },
-        &failures);
+    const auto rows = rules ? engine_rows(req, *rules, failures)
+                            : sim::simulate(
+                                  req,
+                                  [&](size_t done, size_t total) {
+                                    progress.update((double(i) + double(done) / double(total)) / double(ps.size()),
+                                                    "p = " + std::to_string(ps[i]) + " (" + std::to_string(i + 1) +
+                                                        "/" + std::to_string(ps.size()) + ")");
+                                  },
+                                  &failures);
+    if (rules) progress.update(double(i + 1) / double(ps.size()), "p = " + std::to_string(ps[i]));
     for (const auto& f : failures) std::fprintf(stderr, "collsim: warning: p = %lld: %s\n", (long long)ps[i], f.c_str());
     collect(c, rows, cells);
   }
@@ -205,9 +228,9 @@ int map_command(int argc, char** argv) {
   write_csv(out / "map.csv", cells);
   const auto& pf = req.platform;
   char title[256];
-  std::snprintf(title, sizeof title, "%s, %s (alpha = %g us, beta = %g ns/B, gamma = %g ns/B, %s duplex)",
+  std::snprintf(title, sizeof title, "%s, %s (alpha = %g us, beta = %g ns/B, gamma = %g ns/B, %s duplex)%s",
                 sim::collective_name(c), pf.name.c_str(), pf.alpha * 1e6, pf.beta * 1e9, pf.gamma * 1e9,
-                pf.full_duplex ? "full" : "half");
+                pf.full_duplex ? "full" : "half", rules ? ", plan engine" : "");
   plot(out, title, ps, req.sizes, names, cells);
   std::printf("map: %s, %s, %s (%.0f s)\n", (out / "map.csv").string().c_str(), (out / "map.png").string().c_str(),
               (out / "ratio.png").string().c_str(), progress.elapsed_seconds());
