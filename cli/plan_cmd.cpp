@@ -19,12 +19,12 @@ namespace collsim {
 namespace {
 
 using cli::po::value;
-constexpr int64_t kMaxBlocks = int64_t{1} << 40;  // plan.hpp's limit
 
 const char* const kUsage =
     "usage: collsim plan --collective C --algo NAME --p P --size BYTES [--root R] [--blocks N]\n"
     "                    [--format plan|goal] [--out FILE]\n"
-    "The messages an algorithm's MPI code sends, rank by rank, in order (issue 15).\n"
+    "An algorithm's plan: the messages it sends, rank by rank, in order (issue 15); the plan\n"
+    "executor runs the same plan under SMPI and Open MPI.\n"
     "  plan: the plan text format (README, \"Plan files\").\n"
     "  goal: LogGOPSim's GOAL (txt2bin, then LogGOPSim); --size bytes cut into the plan's\n"
     "        blocks give each message's size; a combine (and forming acc+input) is\n"
@@ -38,7 +38,7 @@ const char* const kUsage =
 
 // The block count: --blocks, or the algorithm's own where it has one.
 int64_t block_count(const plan::PlanAlgorithm& a, const cli::po::variables_map& vm, int64_t p) {
-  if (vm.count("blocks")) return cli::parse_int(vm["blocks"].as<std::string>(), "--blocks", 1, kMaxBlocks);
+  if (vm.count("blocks")) return cli::parse_int(vm["blocks"].as<std::string>(), "--blocks", 1, plan::kMaxBlocks);
   if (a.cut != plan::Cut::pipelined) return plan::cut_blocks(a.cut, p);
   throw cli::UsageError(std::string("--blocks is required for the pipelined algorithm '") + a.name + "'");
 }
