@@ -10,13 +10,6 @@ namespace collsim::engine {
 
 namespace {
 
-// Collectives whose accumulators start empty somewhere (bcast, allgatherv:
-// all but the data's origin; exscan: everywhere): there a store costs
-// nothing and the first combine into a block is a copy, as in the executor.
-bool tracks_holdings(Collective c) {
-  return c == Collective::bcast || c == Collective::allgatherv || c == Collective::exscan;
-}
-
 // A rank's current step, reduced to what the rules need, and where the
 // rest come from (Plan::source: one at a time for streamed plans), released
 // when the rank finishes, so memory follows the running ranks, not the
@@ -37,7 +30,9 @@ class Evaluator {
   Evaluator(const plan::Plan& plan, const BlockBytes& bytes, const Network& net)
       : h_(plan.header), bytes_(bytes), net_(net), ranks_(static_cast<size_t>(plan.header.p)) {
     const int64_t p = h_.p;
-    if (tracks_holdings(h_.collective)) {
+    // Where blocks start empty (plan::starts_empty) a store costs nothing
+    // and the first combine into a block is a copy, as in the executor.
+    if (plan::starts_empty(h_.collective)) {
       if (p > (int64_t{1} << 32) / h_.blocks)
         throw std::invalid_argument("plan too large for the engine: p × blocks > 2^32 holdings");
       held_.assign(static_cast<size_t>(p * h_.blocks), false);

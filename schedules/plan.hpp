@@ -202,6 +202,15 @@ StepSource rounds(int64_t first, int64_t end, Round round) {
 // commutative (a reduction tree rooted anywhere for a commutative ⊕).
 Plan rotated(Plan base, int64_t root);
 
+// Do accumulators start empty somewhere (bcast, allgatherv: all but the
+// data's origin; exscan: everywhere)? There a store is a plain copy and the
+// first combine into an empty block takes the other operand, so whoever
+// runs a plan must track which blocks each rank holds; elsewhere every
+// block is held from the start.
+inline bool starts_empty(Collective c) {
+  return c == Collective::bcast || c == Collective::allgatherv || c == Collective::exscan;
+}
+
 // Is the data cut per rank's segment (allgatherv, reduce_scatter: B = p·n)?
 bool per_segment(Collective c);
 // Blocks per rank segment (allgatherv, reduce_scatter), else B.

@@ -112,10 +112,7 @@ class Executor {
   // a step's work goes by runs, not blocks (a halving step lists p/2 of
   // them).
   bool by_runs() const { return !plan::per_segment(collective()) && !tracks_holdings(); }
-  bool tracks_holdings() const {
-    return collective() == Collective::bcast || collective() == Collective::allgatherv ||
-           collective() == Collective::exscan;
-  }
+  bool tracks_holdings() const { return plan::starts_empty(collective()); }
   Span run_span(const plan::BlockList::Run& run) const {
     return {span(run.first).begin, span(run.first + run.count - 1).end};
   }
