@@ -88,9 +88,9 @@ TEST(Engine, RunWithTheEngineGivesTheSmpiRow) {
 // arrived: 6.016, 12.032, 18.048; the last rank only receives, at 18.048.
 TEST(Engine, PerRankFinishTimes) {
   const std::string file = std::string(TEST_TMPDIR) + "/per-rank.csv";
-  const auto r = test::run_command(std::string(COLLSIM_BIN) +
-                                   " run --collective bcast --algo linear-pipeline --blocks 1 --p 4 --size 1000 "
-                                   "--alpha 5e-6 --beta 1e-9 --engine loggp --format csv --per-rank " + file);
+  const auto r = test::run_collsim_argv({"run", "--collective", "bcast", "--algo", "linear-pipeline", "--blocks", "1",
+                                         "--p", "4", "--size", "1000", "--alpha", "5e-6", "--beta", "1e-9", "--engine",
+                                         "loggp", "--format", "csv", "--per-rank", file});
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(test::read_file(file),
             "collective,algorithm,p,bytes,root,rank,finish_us\n"
@@ -98,7 +98,7 @@ TEST(Engine, PerRankFinishTimes) {
             "bcast,linear-pipeline,4,1000,0,1,12.032\n"
             "bcast,linear-pipeline,4,1000,0,2,18.048\n"
             "bcast,linear-pipeline,4,1000,0,3,18.048\n");
-  const auto smpi = test::run_command(std::string(COLLSIM_BIN) + " run --algo binomial --p 4 --size 1KiB --per-rank " + file, true);
+  const auto smpi = test::run_collsim_argv({"run", "--algo", "binomial", "--p", "4", "--size", "1KiB", "--per-rank", file});
   EXPECT_EQ(smpi.status, 2) << smpi.out;
 }
 
@@ -108,9 +108,9 @@ TEST(Engine, PerRankFinishTimes) {
 // a list of p without the engine, and with several sizes, is refused.
 TEST(Engine, CompareAgainstP) {
   const std::string dir = std::string(TEST_TMPDIR) + "/compare-p";
-  const std::string bin = COLLSIM_BIN;
-  const auto r = test::run_command(bin + " compare --engine loggp --collective bcast --algos binomial,circulant "
-                                         "--p 2,4,8 --sizes 1KiB --alpha 5e-6 --beta 1e-9 --out " + dir);
+  const auto r = test::run_collsim_argv({"compare", "--engine", "loggp", "--collective", "bcast", "--algos",
+                                         "binomial,circulant", "--p", "2,4,8", "--sizes", "1KiB", "--alpha", "5e-6",
+                                         "--beta", "1e-9", "--out", dir});
   ASSERT_EQ(r.status, 0) << r.out;
   std::stringstream csv(test::read_file(dir + "/results.csv"));
   std::string line;
@@ -124,8 +124,10 @@ TEST(Engine, CompareAgainstP) {
     EXPECT_NEAR(rows[i].time_us, 6.04 * double(i + 1), 1e-6);
     EXPECT_EQ(rows[i + 3].algorithm, "circulant");
   }
-  EXPECT_EQ(test::run_command(bin + " compare --collective bcast --p 2,4 --sizes 1KiB --out " + dir, true).status, 2);
-  EXPECT_EQ(test::run_command(bin + " compare --engine loggp --collective bcast --p 2,4 --sizes 1KiB,2KiB --out " + dir, true)
+  EXPECT_EQ(test::run_collsim_argv({"compare", "--collective", "bcast", "--p", "2,4", "--sizes", "1KiB", "--out", dir}).status,
+            2);
+  EXPECT_EQ(test::run_collsim_argv({"compare", "--engine", "loggp", "--collective", "bcast", "--p", "2,4", "--sizes",
+                                    "1KiB,2KiB", "--out", dir})
                 .status,
             2);
 }
@@ -135,8 +137,8 @@ TEST(Engine, CompareAgainstP) {
 // binomial tree is a whole-message plan, so at 1 MiB circulant must win.
 TEST(Engine, MapWithTheEngine) {
   const std::string dir = std::string(TEST_TMPDIR) + "/map-engine";
-  const auto r = test::run_command(std::string(COLLSIM_BIN) + " map --engine loggp --collective bcast "
-                                   "--algos binomial,circulant --p 131072 --sizes 1MiB --out " + dir);
+  const auto r = test::run_collsim_argv({"map", "--engine", "loggp", "--collective", "bcast", "--algos",
+                                         "binomial,circulant", "--p", "131072", "--sizes", "1MiB", "--out", dir});
   ASSERT_EQ(r.status, 0) << r.out;
   const std::string csv = test::read_file(dir + "/map.csv");
   EXPECT_NE(csv.find("131072"), std::string::npos) << csv;
