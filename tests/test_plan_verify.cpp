@@ -317,6 +317,32 @@ TEST(PlanVerify, CommutativeSetsOfSeveralRuns) {
   fails(make_plan(h, s), "double-contribution", 0, 2, 0);
 }
 
+// A commutative reduce to 0 over p = 130 ranks: the root takes the even
+// ranks first, so it holds {0, 2, 4, ..} (a set of 65 runs across three
+// 64-bit words), then the odd ones. One more receive from rank 128 counts
+// 128 twice, and the failure names both sets.
+TEST(PlanVerify, CommutativeSetsAcrossWords) {
+  const int64_t p = 130;
+  Header h = header(Collective::reduce, p, 1);
+  h.commutative = true;
+  Steps s(static_cast<size_t>(p));
+  for (int64_t parity : {0, 1})
+    for (int64_t r = 2 - parity; r < p; r += 2) {
+      s[0].push_back(recv_step(r, {0}, Combine::right));
+      s[r].push_back(send_step(0, {0}));
+    }
+  const PlanReport rep = passes(make_plan(h, s));
+  EXPECT_EQ(rep.ranks[0].ops, p - 1);
+  s[0].insert(s[0].begin() + 64, recv_step(128, {0}, Combine::right));  // after all even ranks
+  s[128].push_back(send_step(0, {0}));
+  const PlanReport twice = check_plan(make_plan(h, s));
+  ASSERT_TRUE(twice.failure);
+  EXPECT_EQ(twice.failure->condition, "double-contribution");
+  EXPECT_EQ(twice.failure->k, 64);
+  EXPECT_NE(twice.failure->detail.find("{[0, 0] [2, 2]"), std::string::npos) << twice.failure->detail;
+  EXPECT_NE(twice.failure->detail.find("[128, 128]} and [128, 128]"), std::string::npos) << twice.failure->detail;
+}
+
 // A fold needs acc = [a, r - 1]: one counting r already, one with a gap
 // before r and one holding higher ranks each break their rule, named with
 // the fold in the detail.

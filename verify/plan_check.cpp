@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "interval.hpp"
 
@@ -29,64 +30,118 @@ struct Broken {
   throw Broken{Counterexample{h.p, rank, static_cast<int>(step), rule, std::move(detail), block}};
 }
 
-// A set of ranks as sorted, disjoint, non-adjacent runs; at most one run
-// without commutativity.
-using Runs = std::vector<Interval>;
+// The set of ranks whose inputs a value combines. Without commutativity it
+// is always one interval. A commutative plan's partial results follow its
+// tree, not rank order, so their sets can be any: a set that is not one
+// interval is a bitset of p bits in RankSets' pool, named by an Interval
+// with lo = kPooled and hi = its slot. A value has one owner (an acc entry
+// or an inbox); slots are reused, so the pool grows only with the number
+// of sets alive at once, and a ⊕ costs O(p / 64) whatever the sets' shape.
+constexpr int64_t kPooled = -1;
+bool pooled(Interval v) { return v.lo == kPooled; }
 
-std::string str(const Runs& v) {
-  if (v.size() == 1) return str(v[0]);
-  std::string text;
-  for (const Interval& run : v) text += (text.empty() ? "" : " ") + str(run);
-  return v.empty() ? "nothing" : "{" + text + "}";
-}
-
-bool overlap(const Runs& a, const Runs& b) {
-  for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
-    if (a[i].hi < b[j].lo) ++i;
-    else if (b[j].hi < a[i].lo) ++j;
-    else return true;
-  }
-  return false;
-}
-
-// The union of two disjoint sets, adjacent runs merged.
-Runs merged(const Runs& a, const Runs& b) {
-  Runs all(a.begin(), a.end());
-  all.insert(all.end(), b.begin(), b.end());
-  std::sort(all.begin(), all.end(), [](Interval x, Interval y) { return x.lo < y.lo; });
-  Runs out;
-  for (const Interval& run : all) {
-    if (!out.empty() && out.back().hi + 1 == run.lo) out.back().hi = run.hi;
-    else out.push_back(run);
-  }
-  return out;
-}
-
-// Every rank's acc per block: one run inline (16 bytes); a set of several
-// runs (commutative plans only) lives in `spilled_`, marked by lo < 0.
-class ValueTable {
+class RankSets {
  public:
-  explicit ValueTable(int64_t entries) : runs_(entries) {}
+  explicit RankSets(int64_t p) : words_((p + 63) / 64), x_(words_), y_(words_) {}
 
-  Runs get(int64_t i) const {
-    const Interval one = runs_[i];
-    if (one.lo >= 0) return one.empty() ? Runs{} : Runs{one};
-    return spilled_.at(i);
+  // A copy the caller owns (an interval is its own copy).
+  Interval copy(Interval v) {
+    if (!pooled(v)) return v;
+    load(v, x_);
+    return store(x_);
+  }
+  void release(Interval v) {
+    if (pooled(v)) free_.push_back(v.hi);
   }
 
-  void set(int64_t i, const Runs& v) {
-    if (runs_[i].lo < 0) spilled_.erase(i);
-    if (v.size() <= 1) {
-      runs_[i] = v.empty() ? Interval{} : v[0];
-      return;
+  // Do two non-empty sets share a rank?
+  bool overlap(Interval a, Interval b) {
+    if (!pooled(a) && !pooled(b)) return a.lo <= b.hi && b.lo <= a.hi;
+    load(a, x_);
+    load(b, y_);
+    for (size_t w = 0; w < x_.size(); ++w)
+      if (x_[w] & y_[w]) return true;
+    return false;
+  }
+
+  // The union of two disjoint non-empty sets, owned by the caller.
+  Interval unite(Interval a, Interval b) {
+    if (!pooled(a) && !pooled(b) && (a.hi + 1 == b.lo || b.hi + 1 == a.lo))
+      return Interval{std::min(a.lo, b.lo), std::max(a.hi, b.hi)};
+    load(a, x_);
+    load(b, y_);
+    for (size_t w = 0; w < x_.size(); ++w) x_[w] |= y_[w];
+    return normalized(x_);
+  }
+
+  // "[lo, hi]", or "{[a, b] [c, d] ...}" for a pooled set.
+  std::string str(Interval v) {
+    if (!pooled(v)) return collsim::str(v);
+    load(v, x_);
+    std::string text;
+    for (int64_t r = 0; r < words_ * 64;) {
+      if (!bit(x_, r)) {
+        ++r;
+        continue;
+      }
+      const int64_t lo = r;
+      while (r < words_ * 64 && bit(x_, r)) ++r;
+      text += (text.empty() ? "" : " ") + collsim::str(Interval{lo, r - 1});
     }
-    runs_[i] = Interval{-1, -1};
-    spilled_[i] = v;
+    return "{" + text + "}";
   }
 
  private:
-  std::vector<Interval> runs_;
-  std::unordered_map<int64_t, Runs> spilled_;
+  using Bits = std::vector<uint64_t>;
+  static bool bit(const Bits& set, int64_t r) { return (set[r / 64] >> (r % 64)) & 1; }
+
+  void load(Interval v, Bits& out) const {
+    if (pooled(v)) {
+      std::copy_n(&pool_[v.hi * words_], words_, out.begin());
+      return;
+    }
+    std::fill(out.begin(), out.end(), 0);
+    for (int64_t w = v.lo / 64; !v.empty() && w <= v.hi / 64; ++w) {
+      uint64_t mask = ~uint64_t{0};
+      if (w == v.lo / 64) mask &= ~uint64_t{0} << (v.lo % 64);
+      if (w == v.hi / 64) mask &= ~uint64_t{0} >> (63 - v.hi % 64);
+      out[w] |= mask;
+    }
+  }
+
+  // The set as an interval where its ranks are consecutive, else pooled.
+  Interval normalized(const Bits& set) {
+    int64_t first = -1, last = -1, count = 0;
+    for (int64_t w = 0; w < words_; ++w) {
+      if (set[w] == 0) continue;
+      if (first < 0) first = w * 64 + __builtin_ctzll(set[w]);
+      last = w * 64 + 63 - __builtin_clzll(set[w]);
+      count += __builtin_popcountll(set[w]);
+    }
+    return count == last - first + 1 ? Interval{first, last} : store(set);
+  }
+
+  Interval store(const Bits& set) {
+    int64_t slot = 0;
+    if (!free_.empty()) {
+      slot = free_.back();
+      free_.pop_back();
+    } else {
+      slot = slots_++;
+      if (slots_ * words_ * 8 > kMaxPlanSetBytes)
+        throw std::length_error("plan too large to check: its partial sets of ranks need more than " +
+                                std::to_string(kMaxPlanSetBytes >> 20) + " MiB");
+      pool_.resize(static_cast<size_t>(slots_ * words_));
+    }
+    std::copy(set.begin(), set.end(), &pool_[slot * words_]);
+    return Interval{kPooled, slot};
+  }
+
+  int64_t words_;
+  Bits x_, y_;  // scratch operands
+  Bits pool_;   // slots of words_ words
+  std::vector<int64_t> free_;
+  int64_t slots_ = 0;
 };
 
 // A block list inside StepTable.
@@ -209,9 +264,9 @@ void check_header(const Header& h) {
 class Execution {
  public:
   Execution(const Header& h, const StepTable& table)
-      : h_(h), table_(table), acc_(h.p * h.blocks), stats_(h.p), start_(h.p), halves_(h.p), inbox_(h.p) {
+      : h_(h), table_(table), sets_(h.p), acc_(h.p * h.blocks), stats_(h.p), start_(h.p), halves_(h.p), inbox_(h.p) {
     for (int64_t r = 0; r < h.p; ++r)
-      for (int64_t b = 0; b < h.blocks; ++b) acc_.set(entry(r, b), initial(r, b));
+      for (int64_t b = 0; b < h.blocks; ++b) acc_[entry(r, b)] = initial(r, b);
   }
 
   void run() {
@@ -226,13 +281,13 @@ class Execution {
       if (!done(r)) diagnose_stall();
   }
 
-  void check_results() const {
+  void check_results() {
     for (int64_t r = 0; r < h_.p; ++r)
       for (int64_t b = 0; b < h_.blocks; ++b) {
         const std::optional<Interval> want = result(r, b);
-        const Runs got = acc_.get(entry(r, b));
-        if (want && !(want->empty() ? got.empty() : got.size() == 1 && got[0] == *want))
-          broken(h_, r, -1, b, "wrong-result", "ends with " + str(got) + ", not " + str(*want));
+        const Interval got = acc_[entry(r, b)];
+        if (want && (pooled(got) || got != *want))
+          broken(h_, r, -1, b, "wrong-result", "ends with " + sets_.str(got) + ", not " + str(*want));
       }
   }
 
@@ -257,11 +312,11 @@ class Execution {
   bool done(int64_t r) const { return pc(r) == table_.count(r); }
   const FlatStep& current(int64_t r) const { return table_.step(r, pc(r)); }
 
-  Runs input(int64_t r, int64_t b) const {
-    if (reduces(h_.collective) || plan::block_owner(h_, b) == r) return Runs{Interval{r, r}};
+  Interval input(int64_t r, int64_t b) const {
+    if (reduces(h_.collective) || plan::block_owner(h_, b) == r) return Interval{r, r};
     return {};
   }
-  Runs initial(int64_t r, int64_t b) const { return h_.collective == Collective::exscan ? Runs{} : input(r, b); }
+  Interval initial(int64_t r, int64_t b) const { return h_.collective == Collective::exscan ? Interval{} : input(r, b); }
 
   // What rank r must end with in block b; none where anything will do.
   std::optional<Interval> result(int64_t r, int64_t b) const {
@@ -311,7 +366,7 @@ class Execution {
       broken(h_, from, pc(from), mine != sent.end() ? *mine : *theirs, "block-mismatch",
              "sends blocks " + str(sent) + " to " + str(to) + ", whose step " + str(pc(to)) + " receives " +
                  str(expected));
-    std::vector<Runs>& box = inbox_[to];
+    std::vector<Interval>& box = inbox_[to];
     box.clear();
     for (int64_t b : sent) box.push_back(sent_value(from, s, b));
     start_[from] = std::max(start_[from], stats_[to].depth);
@@ -325,9 +380,12 @@ class Execution {
     if (halves_[r] == kBoth) worklist_.push_back(r);
   }
 
-  Runs sent_value(int64_t r, const FlatStep& s, int64_t b) {
-    Runs v = s.value == Value::input ? input(r, b) : acc_.get(entry(r, b));
-    if (s.value == Value::acc_op_input) v = join(v, input(r, b), r, b, "acc ⊕ input", -1);
+  // The value sent, owned by the receiver's inbox.
+  Interval sent_value(int64_t r, const FlatStep& s, int64_t b) {
+    const Interval acc = acc_[entry(r, b)];
+    const Interval v = s.value == Value::input ? input(r, b)
+                       : s.value == Value::acc ? sets_.copy(acc)
+                                               : join(acc, input(r, b), r, b, "acc ⊕ input", -1);
     if (v.empty())
       broken(h_, r, pc(r), b, "not-held", "sends " + std::string(plan::value_name(s.value)) + " of block " + str(b) +
                                               " to " + str(s.send_to) + " but holds nothing there");
@@ -336,21 +394,22 @@ class Execution {
 
   // left ⊕ right at rank r (`what`, with data from `peer` or -1): every
   // contribution once and, without commutativity, left ending where right
-  // begins. Counts the ⊕.
-  Runs join(const Runs& left, const Runs& right, int64_t r, int64_t b, const char* what, int64_t peer) {
-    if (left.empty()) return right;
-    if (right.empty()) return left;
+  // begins. Counts the ⊕. The result is a new value (the operands keep
+  // their owners).
+  Interval join(Interval left, Interval right, int64_t r, int64_t b, const char* what, int64_t peer) {
+    if (left.empty()) return sets_.copy(right);
+    if (right.empty()) return sets_.copy(left);
     auto fail = [&](const char* rule) {
       broken(h_, r, pc(r), b, rule,
-             std::string(what) + (peer >= 0 ? " (from " + str(peer) + ")" : "") + " joins " + str(left) + " and " +
-                 str(right));
+             std::string(what) + (peer >= 0 ? " (from " + str(peer) + ")" : "") + " joins " + sets_.str(left) +
+                 " and " + sets_.str(right));
     };
-    if (overlap(left, right)) fail("double-contribution");
+    if (sets_.overlap(left, right)) fail("double-contribution");
     ++stats_[r].ops;
-    if (h_.commutative) return merged(left, right);
-    if (right[0].hi + 1 == left[0].lo) fail("order");
-    if (left[0].hi + 1 != right[0].lo) fail("non-adjacent-join");
-    return Runs{Interval{left[0].lo, right[0].hi}};
+    if (h_.commutative) return sets_.unite(left, right);
+    if (right.hi + 1 == left.lo) fail("order");
+    if (left.hi + 1 != right.lo) fail("non-adjacent-join");
+    return Interval{left.lo, right.hi};
   }
 
   // Applies rank r's completed step: received or folded blocks, counters,
@@ -368,26 +427,30 @@ class Execution {
   // Applies the delivered values to acc, then frees them (only steps in
   // flight keep values in inboxes).
   void receive(int64_t r, const FlatStep& s) {
-    const std::vector<Runs> box = std::move(inbox_[r]);
+    const std::vector<Interval> box = std::move(inbox_[r]);
     inbox_[r] = {};
     const BlockList blocks = table_.received(s);
     for (int64_t i = 0; i < blocks.size(); ++i) {
-      const int64_t b = blocks.begin()[i];
-      const Runs acc = acc_.get(entry(r, b));
-      const Runs& got = box[i];
-      switch (s.combine) {
-        case Combine::store: acc_.set(entry(r, b), got); break;
-        case Combine::left: acc_.set(entry(r, b), join(got, acc, r, b, "received ⊕ acc", s.recv_from)); break;
-        case Combine::right: acc_.set(entry(r, b), join(acc, got, r, b, "acc ⊕ received", s.recv_from)); break;
-      }
+      Interval& acc = acc_[entry(r, blocks.begin()[i])];
+      const Interval got = box[i];
+      Interval now = got;  // a store takes the received value over
+      if (s.combine == Combine::left) now = join(got, acc, r, blocks.begin()[i], "received ⊕ acc", s.recv_from);
+      if (s.combine == Combine::right) now = join(acc, got, r, blocks.begin()[i], "acc ⊕ received", s.recv_from);
+      if (s.combine != Combine::store) sets_.release(got);
+      sets_.release(acc);
+      acc = now;
     }
   }
 
   // acc = acc ⊕ input: acc must end at r − 1 ([a, r − 1] becomes [a, r]);
   // an acc that already holds r is a double contribution.
   void fold(int64_t r, const FlatStep& s) {
-    for (int64_t b : table_.folded(s))
-      acc_.set(entry(r, b), join(acc_.get(entry(r, b)), input(r, b), r, b, "fold acc ⊕ input", -1));
+    for (int64_t b : table_.folded(s)) {
+      Interval& acc = acc_[entry(r, b)];
+      const Interval now = join(acc, input(r, b), r, b, "fold acc ⊕ input", -1);
+      sets_.release(acc);
+      acc = now;
+    }
   }
 
   // No rank can move and some are not done: names the first half that can
@@ -397,11 +460,12 @@ class Execution {
 
   const Header& h_;
   const StepTable& table_;
-  ValueTable acc_;
+  RankSets sets_;
+  std::vector<Interval> acc_;  // every rank's value per block: acc_[entry(r, b)]
   std::vector<PlanRankStats> stats_;
   std::vector<int64_t> start_;        // the current step's depth - 1, so far
   std::vector<uint8_t> halves_;       // kSent | kReceived of the current step
-  std::vector<std::vector<Runs>> inbox_;  // values delivered to the current step
+  std::vector<std::vector<Interval>> inbox_;  // values delivered to the current step
   std::vector<int64_t> worklist_;     // ranks whose current step is complete
 };
 

@@ -12,14 +12,15 @@
 // effect when the step completes. A fold step (no message) completes as
 // soon as the rank reaches it: acc = acc ⊕ input. A worklist holds the ranks whose current
 // step is complete; a rank entering a step looks once at its partners'
-// current steps, so the run costs O(p + steps + listed blocks), plus the
-// merging of run lists on commutative plans.
+// current steps, so the run costs O(p + steps + listed blocks), plus
+// O(p / 64) per ⊕ of sets that are not intervals (commutative plans).
 //
 // Values. Every (rank, block) holds the set of ranks whose inputs it
 // combines: bcast and allgatherv blocks hold {origin} or nothing. Without
 // commutativity a value is one interval [lo, hi] and ⊕ may only join
-// [i, j] ⊕ [j + 1, k]; with it (header.commutative) a value is a list of
-// disjoint runs and ⊕ joins any two disjoint sets. An empty operand is the
+// [i, j] ⊕ [j + 1, k]; with it (header.commutative) a value is any set of
+// ranks (a bitset of p bits where it is not one interval) and ⊕ joins any
+// two disjoint sets. An empty operand is the
 // identity: no ⊕ is applied. A store replaces acc, a partial result too (a
 // contribution lost so shows as a wrong result). Input of rank r is [r, r] (bcast/allgatherv:
 // the block's origin's data, only at the origin). At the end every rank
@@ -63,10 +64,12 @@
 // path is the largest depth: rounds of messages.
 //
 // Memory: 16 bytes per (rank, block) value, about 60 per rank, 48 per step
-// and 8 per listed block. Plans with p·B > kMaxPlanValues, p >
-// kMaxPlanRanks or more than kMaxPlanStepEntries steps plus listed blocks are
-// refused with std::length_error (the last while the steps are read), so a
-// check stays below about 5 GiB.
+// and 8 per listed block; p / 8 bytes more per value that is a set but not
+// an interval. Plans with p·B > kMaxPlanValues, p > kMaxPlanRanks or more
+// than kMaxPlanStepEntries steps plus listed blocks are refused with
+// std::length_error (the last while the steps are read), as are those whose
+// sets outgrow kMaxPlanSetBytes while they run, so a check stays below
+// about 7 GiB.
 #pragma once
 
 #include <cstdint>
@@ -81,6 +84,7 @@ namespace collsim {
 inline constexpr int64_t kMaxPlanValues = int64_t{1} << 26;
 inline constexpr int64_t kMaxPlanRanks = int64_t{1} << 24;
 inline constexpr int64_t kMaxPlanStepEntries = int64_t{1} << 26;
+inline constexpr int64_t kMaxPlanSetBytes = int64_t{2} << 30;
 
 struct PlanRankStats {
   int64_t steps = 0;
