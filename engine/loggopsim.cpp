@@ -53,7 +53,7 @@ struct RankState {
 class Simulator {
  public:
   Simulator(const plan::Plan& plan, const BlockBytes& bytes, const LogGOPS& par)
-      : bytes_(bytes), par_(par), ranks_(static_cast<size_t>(plan.header.p)) {
+      : header_(plan.header), bytes_(bytes), par_(par), ranks_(static_cast<size_t>(plan.header.p)) {
     const size_t p = ranks_.size();
     cpu_.assign(p, 0);
     send_gap_.assign(p, 0);
@@ -122,8 +122,10 @@ class Simulator {
   void next_step(int64_t r) {
     RankState& s = at(r);
     plan::Step& step = s.step;
-    do s.running = s.source(step);
-    while (s.running && step.send_to < 0 && step.recv_from < 0 && step.fold_blocks.empty());
+    do {
+      s.running = s.source(step);
+      if (s.running) plan::drop_empty_halves(header_, step, [this](const plan::BlockList& b) { return message_bytes(b); });
+    } while (s.running && step.send_to < 0 && step.recv_from < 0 && step.fold_blocks.empty());
     if (!s.running) {
       s.source = nullptr;  // released as the rank finishes
       s.step = {};
@@ -236,6 +238,7 @@ class Simulator {
       ready(Kind::calc, r, -1, bytes, Calc::after_recv);
   }
 
+  const plan::Header header_;
   const BlockBytes& bytes_;
   LogGOPS par_;
   std::vector<RankState> ranks_;

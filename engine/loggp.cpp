@@ -97,6 +97,7 @@ class Evaluator {
       s.next = nullptr;
       return;
     }
+    plan::drop_empty_halves(h_, step_, [this](const plan::BlockList& b) { return list_bytes(bytes_, b); });
     s.send_to = step_.send_to, s.recv_from = step_.recv_from;
     s.send_bytes = list_bytes(bytes_, step_.send_blocks);
     s.before = step_.send_value == plan::Value::acc_op_input ? op_time(r, step_.send_blocks, false) : 0;

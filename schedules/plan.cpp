@@ -88,6 +88,13 @@ Step parse_step(std::istringstream& words, const Header& h) {
   return s;
 }
 
+// `empty-messages send|skip`.
+bool empty_messages(const std::string& value) {
+  if (value != "send" && value != "skip")
+    throw std::invalid_argument("empty-messages must be send or skip, not '" + value + "'");
+  return value == "skip";
+}
+
 // The header's key-value lines, in any order, each once, before the first rank.
 void parse_header_line(const std::string& key, std::istringstream& words, Header& h, std::map<std::string, bool>& seen) {
   std::string value;
@@ -100,6 +107,7 @@ void parse_header_line(const std::string& key, std::istringstream& words, Header
   else if (key == "blocks") h.blocks = number(value, 1, kMaxBlocks, "blocks");
   else if (key == "commutative") h.commutative = number(value, 0, 1, "commutative") == 1;
   else if (key == "segments") h.segments = number(value, 1, kMaxBlocks, "segments");
+  else if (key == "empty-messages") h.skip_empty = empty_messages(value);
   else throw std::invalid_argument("unknown word '" + key + "'");
 }
 
@@ -228,6 +236,7 @@ void write_plan(std::ostream& out, const Plan& plan) {
   out << "collsim-plan 1\ncollective " << collective_name(h.collective) << "\np " << h.p << "\nroot " << h.root
       << "\nblocks " << h.blocks << "\ncommutative " << (h.commutative ? 1 : 0) << "\n";
   if (h.segments != 1) out << "segments " << h.segments << "\n";
+  if (h.skip_empty) out << "empty-messages skip\n";
   for (int64_t r = 0; r < h.p; ++r) {
     const std::vector<Step> steps = plan.steps(r);
     if (steps.empty()) continue;

@@ -161,6 +161,14 @@ struct Header {
   // above); 1 <= K <= B, B a multiple of K; 1 for allgatherv and
   // reduce_scatter, whose segments are the ranks' counts.
   int64_t segments = 1;
+  // A half whose blocks hold no bytes in the run's cut is left out at both
+  // ends (each knows the message's size from the same counts), instead of
+  // being sent empty. The circulant all-to-all plans (allgatherv,
+  // reduce_scatter, allreduce) say so: with irregular counts, or fewer
+  // elements than segments, many of their messages are empty, and sending
+  // none is what an implementation does. Elsewhere an empty message is
+  // sent and costs its latency, as the algorithms' MPI code always did.
+  bool skip_empty = false;
 };
 
 // A rank's steps one at a time: each call fills `next` with the next step
@@ -202,6 +210,16 @@ StepSource rounds(int64_t first, int64_t end, Round round) {
 // commutative (a reduction tree rooted anywhere for a commutative ⊕).
 Plan rotated(Plan base, int64_t root);
 
+// Header::skip_empty for whoever runs a plan: leaves out the step's halves
+// whose blocks hold no bytes (bytes_of(blocks) == 0 in the run's cut), and
+// nothing where the plan does not say so. A step may be left with no half.
+template <class BytesOf>
+void drop_empty_halves(const Header& h, Step& s, BytesOf bytes_of) {
+  if (!h.skip_empty) return;
+  if (s.send_to >= 0 && bytes_of(s.send_blocks) == 0) s.send_to = -1, s.send_blocks = BlockList{};
+  if (s.recv_from >= 0 && bytes_of(s.recv_blocks) == 0) s.recv_from = -1, s.recv_blocks = BlockList{};
+}
+
 // Do accumulators start empty somewhere (bcast, allgatherv: all but the
 // data's origin; exscan: everywhere)? There a store is a plain copy and the
 // first combine into an empty block takes the other operand, so whoever
@@ -236,6 +254,7 @@ const char* combine_name(Combine c);
 //   blocks 2
 //   commutative 0
 //   segments 1          (optional; written only when not 1)
+//   empty-messages skip (optional, default send: Header::skip_empty)
 //   rank 0
 //   step send 2 blocks 0 recv - 
 //   ...

@@ -26,11 +26,13 @@ class RankWriter {
  public:
   RankWriter(std::ostream& out, const Header& h, int64_t bytes) : out_(out), h_(h), bytes_(bytes) {}
 
-  void step(const Step& s) {
+  void step(Step s) {
+    drop_empty_halves(h_, s, [this](const BlockList& blocks) { return message_bytes(blocks, bytes_, h_); });
     if (!s.fold_blocks.empty()) {
       previous_ = {op("calc " + std::to_string(message_bytes(s.fold_blocks, bytes_, h_)), previous_)};
       return;
     }
+    if (s.send_to < 0 && s.recv_from < 0) return;  // both halves empty and left out
     std::vector<std::string> ended;
     if (s.send_to >= 0) {
       const int64_t size = message_bytes(s.send_blocks, bytes_, h_);

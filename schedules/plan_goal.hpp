@@ -26,7 +26,9 @@
 // message from s to d has tag k (k = 0, 1, ..): LogGOPSim matches a
 // receive by peer and tag, and the plan's messages between a pair match in
 // order, as MPI's do. A fold step is one `calc` of its blocks' bytes that
-// requires what the step before ended with, and ends the step.
+// requires what the step before ended with, and ends the step. Where the
+// plan says `empty-messages skip`, a half of 0 bytes is not written (a step
+// left with none writes nothing).
 #pragma once
 
 #include <cstdint>

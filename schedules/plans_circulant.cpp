@@ -15,16 +15,14 @@
 // segments (Header::segments), its nested cut: block_span into p even
 // segments, each into n blocks.
 //
-// Zero bytes: circulant_all.cpp sends no message whose bytes add up to 0
-// (MPI_PROC_NULL), while the executor sends every listed half (as the other
-// algorithms' MPI code did, and reduce_circulant.cpp does): a plan lists
-// blocks, not the run's counts, so it cannot leave those messages out. The
-// allgatherv, reduce_scatter and allreduce circulant therefore keep their
-// MPI code (which also shares one table of all p virtual ranks among the
-// 16,384 ranks of a scale run, where a plan's steps list O(p) blocks per
-// rank); their plans serve the verifier, the engine and GOAL, and time the
-// same whenever no message is empty.
+// Zero bytes: with irregular counts (an empty segment, one rank holding
+// everything) or fewer elements than p·n, many all-to-all messages carry
+// nothing; those plans say `empty-messages skip` (Header::skip_empty), so
+// the executor and the engines leave such halves out at both ends, as
+// Algorithm 7 would. The reduction keeps sending its empty messages.
+#include <algorithm>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -39,23 +37,21 @@ namespace {
 Header circulant_header(Collective c, int64_t p, int64_t root, int64_t blocks) {
   Header h{c, p, root, blocks, c != Collective::allgatherv};
   if (c == Collective::allreduce) h.segments = p;
+  // The all-to-all rounds send no empty message (Header::skip_empty).
+  h.skip_empty = c != Collective::reduce;
   return h;
 }
 
-// One round's step: `sent` to `to` (acc), `got` from `from`, either half
-// left out where it has no blocks; none at all (no step) if both are empty.
-void add_round(std::vector<Step>& steps, int64_t to, std::vector<int64_t> sent, int64_t from,
-               std::vector<int64_t> got, Combine combine) {
-  Step step;
-  if (!sent.empty()) step = send_step(to, std::move(sent));
-  if (!got.empty()) step = with_recv(std::move(step), from, std::move(got), combine);
-  if (step.send_to >= 0 || step.recv_from >= 0) steps.push_back(std::move(step));
-}
+// One virtual rank's move in a round: v sends (or receives) block u of
+// its broadcast.
+struct Move {
+  int64_t v, u;
+};
 
-// circulant_all.cpp's PlanTable: rank r plays, for root j, virtual rank
+// circulant_all's rounds: rank r plays, for root j, virtual rank
 // v = (r − j) mod p of the same broadcast, so one read-only table of every
-// virtual rank's moves per round serves all ranks (O(p(n + q)) memory,
-// shared by the Plan's copies).
+// virtual rank's moves per round serves all ranks: O(p(n + q)) memory at
+// most, shared by all plans built for (p, n) at once (all_rounds()).
 class AllRounds {
  public:
   AllRounds(int64_t p, int64_t n) : s_(p), p_(p), n_(n) {
@@ -63,49 +59,67 @@ class AllRounds {
     for (int64_t v = 0; v < p; ++v) {
       const sim::CirculantPlan plan(s_, v, n);
       first_ = plan.first();
-      rounds_ = plan.end() - first_;
-      send_.resize(static_cast<size_t>(rounds_ * p));
-      recv_.resize(send_.size());
+      sends_.resize(static_cast<size_t>(plan.end() - first_));
+      recvs_.resize(sends_.size());
       for (int64_t i = first_; i < plan.end(); ++i) {
-        send_[at(i, v)] = plan.send_block(i);
-        recv_[at(i, v)] = plan.recv_block(i);
+        if (plan.send_block(i) >= 0) sends_[at(i)].push_back({v, plan.send_block(i)});
+        if (plan.recv_block(i) >= 0) recvs_[at(i)].push_back({v, plan.recv_block(i)});
       }
     }
   }
 
-  // Rank r's rounds, forwards (allgather: received blocks stored) or
-  // backwards with sends and receives swapped (reduce-scatter: the blocks a
-  // rank received are sent back as partial results, the blocks it sent come
-  // back and are combined), one MPI_Sendrecv per round as run_rounds does.
-  void steps(int64_t r, bool reversed, std::vector<Step>& steps) const {
-    for (int64_t step = 0; step < rounds_; ++step) {
-      const int64_t i = reversed ? first_ + rounds_ - 1 - step : first_ + step;
-      const int k = static_cast<int>(i % s_.q());
-      int64_t to = s_.to(r, k), from = s_.from(r, k);
-      const std::vector<int64_t>*out = &send_, *in = &recv_;
-      if (reversed) std::swap(out, in), std::swap(to, from);
-      add_round(steps, to, blocks(*out, i, r), from, blocks(*in, i, r), reversed ? Combine::left : Combine::store);
-    }
+  int64_t p() const { return p_; }
+  int64_t n() const { return n_; }
+  int64_t rounds() const { return static_cast<int64_t>(sends_.size()); }
+
+  // Rank r's step `step` of a pass: forwards (allgather: received blocks
+  // stored) or backwards with sends and receives swapped (reduce-scatter:
+  // the blocks a rank received are sent back as partial results, the blocks
+  // it sent come back and are combined). Left without halves where r moves
+  // nothing that round.
+  void step(int64_t r, bool reversed, int64_t step, Step& out) const {
+    const int64_t i = reversed ? first_ + rounds() - 1 - step : first_ + step;
+    const int k = static_cast<int>(i % s_.q());
+    int64_t to = s_.to(r, k), from = s_.from(r, k);
+    const std::vector<Move>*sent = &sends_[at(i)], *got = &recvs_[at(i)];
+    if (reversed) std::swap(sent, got), std::swap(to, from);
+    BlockList sent_blocks = blocks(*sent, r), got_blocks = blocks(*got, r);
+    if (!sent_blocks.empty()) out = send_step(to, std::move(sent_blocks));
+    if (!got_blocks.empty())
+      out = with_recv(std::move(out), from, std::move(got_blocks), reversed ? Combine::left : Combine::store);
   }
 
  private:
-  size_t at(int64_t i, int64_t v) const { return static_cast<size_t>((i - first_) * p_ + v); }
+  size_t at(int64_t i) const { return static_cast<size_t>(i - first_); }
 
-  // Rank r's blocks j·n + u in one round, in root order j = 0 .. p − 1 (the
-  // MPI code's packing order), u being what virtual rank (r − j) mod p moves.
-  std::vector<int64_t> blocks(const std::vector<int64_t>& moves, int64_t i, int64_t r) const {
-    std::vector<int64_t> list;
-    for (int64_t j = 0; j < p_; ++j) {
-      const int64_t u = moves[at(i, r >= j ? r - j : r - j + p_)];
-      if (u >= 0) list.push_back(j * n_ + u);
-    }
+  // Rank r's blocks j·n + u of one round in root order j = 0 .. p − 1 (the
+  // order of the vector's segments), u being what virtual rank (r − j) mod p
+  // moves: v = r, r − 1, .., 0, then p − 1, .., r + 1 of `moves`, which are
+  // sorted by v.
+  BlockList blocks(const std::vector<Move>& moves, int64_t r) const {
+    BlockList list;
+    const auto split = std::upper_bound(moves.begin(), moves.end(), r, [](int64_t x, const Move& m) { return x < m.v; });
+    for (auto it = split; it != moves.begin();) --it, list.push_back((r - it->v) * n_ + it->u);
+    for (auto it = moves.end(); it != split;) --it, list.push_back((r - it->v + p_) * n_ + it->u);
     return list;
   }
 
   CirculantSchedule s_;
-  int64_t p_, n_, first_ = 0, rounds_ = 0;
-  std::vector<int64_t> send_, recv_;  // [(i − first) p + v]: the block v moves in round i, or −1
+  int64_t p_, n_, first_ = 0;
+  std::vector<std::vector<Move>> sends_, recvs_;  // [i − first]: by increasing v
 };
+
+// The table for (p, n), built by the first plan that asks and shared while
+// any plan holds it: an SMPI run builds one plan per rank, all ranks in one
+// process, which must not each hold a copy.
+std::shared_ptr<const AllRounds> all_rounds(int64_t p, int64_t n) {
+  static std::mutex lock;
+  static std::weak_ptr<const AllRounds> last;
+  const std::lock_guard<std::mutex> hold(lock);
+  std::shared_ptr<const AllRounds> table = last.lock();
+  if (!table || table->p() != p || table->n() != n) last = table = std::make_shared<const AllRounds>(p, n);
+  return table;
+}
 
 // B = p·n must stay within plan.hpp's block limit.
 void check_segment_blocks(int64_t p, int64_t n) {
@@ -114,16 +128,17 @@ void check_segment_blocks(int64_t p, int64_t n) {
 }
 
 // The plan of p simultaneous broadcasts (forwards), reductions (reversed)
-// or both, n blocks per segment.
+// or both, n blocks per segment. Streamed: a rank's step is made from the
+// shared table when it is taken.
 Plan all_rounds_plan(Collective c, int64_t p, int64_t n, bool reduce_scatter, bool allgather) {
   check_segment_blocks(p, n);
-  const auto table = std::make_shared<const AllRounds>(p, n);
-  return {circulant_header(c, p, 0, p * n), [=](int64_t rank) {
-            std::vector<Step> steps;
-            if (reduce_scatter) table->steps(rank, true, steps);
-            if (allgather) table->steps(rank, false, steps);
-            return steps;
-          }};
+  const auto table = all_rounds(p, n);
+  const int64_t pass = table->rounds(), passes = (reduce_scatter ? 1 : 0) + (allgather ? 1 : 0);
+  return streamed(circulant_header(c, p, 0, p * n), [=](int64_t rank) {
+    return rounds(0, passes * pass, [=](int64_t i, Step& step) {
+      table->step(rank, reduce_scatter && i < pass, i % pass, step);
+    });
+  });
 }
 
 }  // namespace

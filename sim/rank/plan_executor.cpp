@@ -14,7 +14,10 @@
 // takes the other operand (the identity), which is how exscan starts.
 // Messages. Every listed half is sent, also when its blocks hold no bytes
 // (an empty message costs its latency, as the algorithms' own MPI code
-// did); a call whose vector is empty returns at once, as MPI does.
+// did), unless the plan says `empty-messages skip` (Header::skip_empty:
+// both ends then leave it out); a call whose vector is empty returns at
+// once, as MPI does. Without ⊕ (bcast, allgatherv) a received block is
+// stored, whatever the step says.
 // Scale mode. acc and the two message buffers are window memory
 // (window.hpp): acc at vector positions, messages packed. A message's
 // blocks are copied in runs of consecutive blocks, so a plan whose messages
@@ -78,11 +81,14 @@ class Executor {
     full_bytes_ = units * esize_;
     if (a_.displs != nullptr) {
       displs_ = a_.displs;
+      packed_ = true;
+      for (int r = 1; r < p_ && packed_; ++r) packed_ = int64_t{displs_[r]} == int64_t{displs_[r - 1]} + a_.counts[r - 1];
       return;
     }
     own_displs_.assign(static_cast<size_t>(p_), 0);
     for (int r = 1; r < p_; ++r) own_displs_[r] = own_displs_[r - 1] + a_.counts[r - 1];
     displs_ = own_displs_.data();
+    packed_ = true;
   }
 
   // Block b's bytes in the full vector.
@@ -107,12 +113,13 @@ class Executor {
   }
 
   // Runs of blocks are contiguous bytes where the data is one vector cut in
-  // order (not per segment, whose displacements may leave gaps); and only
-  // bcast, allgatherv and exscan start with empty blocks. Where both hold,
-  // a step's work goes by runs, not blocks (a halving step lists p/2 of
-  // them).
-  bool by_runs() const { return !plan::per_segment(collective()) && !tracks_holdings(); }
-  bool tracks_holdings() const { return plan::starts_empty(collective()); }
+  // order (per segment: where the displacements leave no gaps); and of the
+  // collectives with ⊕ only exscan starts with empty blocks, whose holding
+  // decides between store and combine. Where both hold, a step's work goes
+  // by runs, not blocks (a halving step lists p/2 of them, an all-to-all
+  // round up to p).
+  bool by_runs() const { return (!plan::per_segment(collective()) || packed_) && !tracks_holdings(); }
+  bool tracks_holdings() const { return plan::starts_empty(collective()) && reduces(collective()); }
   Span run_span(const plan::BlockList::Run& run) const {
     return {span(run.first).begin, span(run.first + run.count - 1).end};
   }
@@ -218,7 +225,7 @@ class Executor {
     for_each_piece(s.recv_blocks, [&](Span sp, bool held) {
       const int64_t bytes = sp.end - sp.begin;
       char* mine = acc_ + sp.begin;
-      if (s.combine == plan::Combine::store || !held) {
+      if (s.combine == plan::Combine::store || !held || !reduces(collective())) {
         copy(mine, got, bytes);
       } else if (bytes > 0 && s.combine == plan::Combine::left) {
         MPI_Reduce_local(got, mine, count(bytes), a_.type, a_.op);  // acc = received ⊕ acc
@@ -232,7 +239,7 @@ class Executor {
 
   // Does the receive only store (nothing to combine with)?
   bool only_stores(const plan::Step& s) const {
-    if (s.combine == plan::Combine::store) return true;
+    if (s.combine == plan::Combine::store || !reduces(collective())) return true;
     if (!tracks_holdings()) return false;
     for (int64_t b : s.recv_blocks)
       if (held_[static_cast<size_t>(b)]) return false;
@@ -252,8 +259,9 @@ class Executor {
     const bool overlap = out_direct && in.begin < out.end && out.begin < in.end;
     const bool in_direct = in.begin >= 0 && !overlap;
     const int64_t in_bytes = s.recv_from < 0 ? 0 : in_direct ? in.end - in.begin : bytes_of(s.recv_blocks);
-    const int to = s.send_to >= 0 ? static_cast<int>(s.send_to) : MPI_PROC_NULL;
-    const int from = s.recv_from >= 0 ? static_cast<int>(s.recv_from) : MPI_PROC_NULL;
+    const bool skip_empty = plan_.header.skip_empty;
+    const int to = s.send_to >= 0 && !(skip_empty && out_bytes == 0) ? static_cast<int>(s.send_to) : MPI_PROC_NULL;
+    const int from = s.recv_from >= 0 && !(skip_empty && in_bytes == 0) ? static_cast<int>(s.recv_from) : MPI_PROC_NULL;
     const char* sent = out_direct ? acc_ + out.begin : out_.data();
     char* into = in_direct ? acc_ + in.begin : s.recv_from >= 0 ? buffer(in_, in_size_, in_bytes) : nullptr;
     MPI_Sendrecv(sent, static_cast<int>(out_bytes), MPI_BYTE, to, 0, into, static_cast<int>(in_bytes), MPI_BYTE, from, 0,
@@ -290,6 +298,7 @@ class Executor {
   int rank_ = 0, p_ = 1, esize_ = 1;
   int64_t full_bytes_ = 0, out_size_ = 0, in_size_ = 0;
   const int* displs_ = nullptr;
+  bool packed_ = false;  // per segment: displs_ are the counts' prefix sums
   std::vector<int> own_displs_;
   Scratch own_acc_, out_, in_;
   char* acc_ = nullptr;
