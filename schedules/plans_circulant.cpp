@@ -19,7 +19,10 @@
 // everything) or fewer elements than p·n, many all-to-all messages carry
 // nothing; those plans say `empty-messages skip` (Header::skip_empty), so
 // the executor and the engines leave such halves out at both ends, as
-// Algorithm 7 would. The reduction keeps sending its empty messages.
+// circulant_all.cpp does. The reduction keeps sending its empty messages.
+// SMPI runs of the all-to-all three use circulant_all.cpp's MPI code, not
+// the executor (why: circulant_all.hpp); their plans serve the verifier,
+// the engines, GOAL and `run --plan`, and give the same times.
 #include <algorithm>
 #include <memory>
 #include <mutex>

@@ -12,8 +12,24 @@
 // Limits: any p, any counts (0, all on one rank), n ≥ 1; no ⊕.
 // Memory: p plans, message buffers of at most one block per root.
 #include "circulant_all.hpp"
+#ifdef COLLSIM_RANK
+#include "collective.hpp"
+#include "window.hpp"
+#endif  // COLLSIM_RANK
 
 namespace collsim::sim {
+
+#ifdef COLLSIM_RANK
+void allgatherv_circulant(const CollArgs& a) {
+  int p = 0, rank = 0, unit = 0;
+  MPI_Comm_size(a.comm, &p);
+  MPI_Comm_rank(a.comm, &rank);
+  MPI_Type_size(a.type, &unit);
+  const Segments seg{a.counts, a.displs, 0, p, unit};
+  copy_real(at(a.buf, a.displs[rank] * int64_t{unit}), a.sendbuf, a.counts[rank] * int64_t{unit});
+  circulant_allgather(a, static_cast<char*>(a.buf), seg);
+}
+#endif  // COLLSIM_RANK
 
 double model_allgatherv_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   return circulant_all_model(net, p, bytes, blocks, false);

@@ -10,8 +10,24 @@
 // Limits: any p, any count (count < p leaves segments empty), n ≥ 1.
 // Memory: that of reduce_scatter circulant (the accumulator is buf).
 #include "circulant_all.hpp"
+#ifdef COLLSIM_RANK
+#include "collective.hpp"
+#include "window.hpp"
+#endif  // COLLSIM_RANK
 
 namespace collsim::sim {
+
+#ifdef COLLSIM_RANK
+void allreduce_circulant(const CollArgs& a) {
+  int p = 0, esize = 0;
+  MPI_Comm_size(a.comm, &p);
+  MPI_Type_size(a.type, &esize);
+  copy_real(a.buf, a.sendbuf, a.bytes);
+  const Segments seg{nullptr, nullptr, a.count, p, esize};
+  circulant_reduce_scatter(a, static_cast<char*>(a.buf), seg);
+  circulant_allgather(a, static_cast<char*>(a.buf), seg);
+}
+#endif  // COLLSIM_RANK
 
 double model_allreduce_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   return circulant_all_model(net, p, bytes, blocks, true) + circulant_all_model(net, p, bytes, blocks, false);

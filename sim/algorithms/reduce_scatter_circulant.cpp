@@ -12,9 +12,36 @@
 // (m − m_r) each way — no doubling for any p, the point of item 4.
 // Limits: any p, any counts (0, all on one rank), n ≥ 1.
 // Memory: one accumulator of m bytes, p plans, message buffers.
+#include <vector>
+
 #include "circulant_all.hpp"
+#ifdef COLLSIM_RANK
+#include "collective.hpp"
+#include "window.hpp"
+#endif  // COLLSIM_RANK
 
 namespace collsim::sim {
+
+#ifdef COLLSIM_RANK
+void reduce_scatter_circulant(const CollArgs& a) {
+  int p = 0, rank = 0, esize = 0;
+  MPI_Comm_size(a.comm, &p);
+  MPI_Comm_rank(a.comm, &rank);
+  MPI_Type_size(a.type, &esize);
+  // The offsets: the harness's displacements, else (MPI_Reduce_scatter has
+  // none) the counts' prefix sums.
+  std::vector<int> displs;
+  if (a.displs == nullptr) {
+    displs.assign(static_cast<size_t>(p), 0);
+    for (int j = 1; j < p; ++j) displs[j] = displs[j - 1] + a.counts[j - 1];
+  }
+  const Segments seg{a.counts, a.displs != nullptr ? a.displs : displs.data(), 0, p, esize};
+  Scratch acc(a, Scratch::Kind::vector, a.bytes);
+  copy_real(acc.data(), a.sendbuf, a.bytes);
+  circulant_reduce_scatter(a, acc.data(), seg);
+  copy_real(a.buf, acc.data() + seg(rank).begin * esize, a.counts[rank] * int64_t{esize});
+}
+#endif  // COLLSIM_RANK
 
 double model_reduce_scatter_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   return circulant_all_model(net, p, bytes, blocks, true);

@@ -26,10 +26,13 @@
 // A message that is one contiguous range of acc goes straight from acc, or
 // into it where it is only stored, as an algorithm's own MPI code would.
 // Cost: the plan's steps; per step one message of the listed blocks and one
-// ⊕ per combined or folded run of blocks. Memory: acc (m bytes, where the caller's
-// buffer is not full length), a message buffer of the largest message each
-// way where messages are packed or combined, the rank's steps (runs of
-// blocks, not blocks: plan.hpp).
+// ⊕ over a combined message (of several pieces: acc's pieces gathered into
+// a buffer and put back; exscan, whose blocks may be empty, combines piece
+// by piece) or per folded run of blocks. Memory: acc (m bytes, where the
+// caller's buffer is not full length), a message buffer of the largest
+// message each way where messages are packed or combined and one more for
+// acc's side of a combined message of several pieces, the rank's current
+// step (runs of blocks, not blocks: plan.hpp) and its pieces.
 // Limits: contiguous types (as every algorithm of ours).
 #include "plan_executor.hpp"
 
@@ -111,6 +114,13 @@ class Executor {
     else
       std::memcpy(to, from, static_cast<size_t>(bytes));
   }
+  // A piece at vector position `at` (bytes), between acc or input and a
+  // packed buffer: in scale mode its window units only (copy_units), which
+  // are known from the position, without copy_real's lookups (they would
+  // cost more than the copy on the O(p) small pieces of an all-to-all round).
+  void copy_piece(char* to, const char* from, int64_t at, int64_t bytes) const {
+    copy_units(to, from, at / esize_, bytes / esize_, esize_, a_.scale);
+  }
 
   // Runs of blocks are contiguous bytes where the data is one vector cut in
   // order (per segment: where the displacements leave no gaps); and of the
@@ -124,53 +134,43 @@ class Executor {
     return {span(run.first).begin, span(run.first + run.count - 1).end};
   }
 
-  // Calls f(span, held) for the list's blocks in order, joined into pieces
-  // of consecutive blocks that are contiguous in the vector and agree on
-  // whether this rank holds them.
-  template <class F>
-  void for_each_piece(const plan::BlockList& blocks, F f) const {
+  // A list's blocks in order, joined into pieces of consecutive blocks that
+  // are contiguous in the vector and agree on whether this rank holds them
+  // (by runs where by_runs() holds), and their bytes. Collected once per
+  // step and half: a piece's span costs two block_units.
+  struct Piece {
+    Span span;
+    bool held;
+  };
+  static constexpr Span kScattered{-1, -1};
+  struct Pieces {
+    std::vector<Piece> list;
+    int64_t bytes = 0;
+    // The one range of the vector the pieces fill, else kScattered.
+    Span contiguous() const {
+      for (size_t i = 1; i < list.size(); ++i)
+        if (list[i].span.begin != list[i - 1].span.end) return kScattered;
+      return list.empty() ? kScattered : Span{list.front().span.begin, list.back().span.end};
+    }
+  };
+
+  void collect(const plan::BlockList& blocks, Pieces& out) const {
+    out.list.clear();
+    out.bytes = 0;
+    auto add = [&out](Span s, bool held) {
+      out.bytes += s.count();
+      Piece* last = out.list.empty() ? nullptr : &out.list.back();
+      if (last && s.begin == last->span.end && held == last->held)
+        last->span.end = s.end;
+      else
+        out.list.push_back({s, held});
+    };
     if (by_runs()) {
-      for (const plan::BlockList::Run& run : blocks.runs()) f(run_span(run), true);
+      for (const plan::BlockList::Run& run : blocks.runs()) add(run_span(run), true);
       return;
     }
-    Span piece{0, 0};
-    bool piece_held = false, open = false;
-    for (const plan::BlockList::Run& run : blocks.runs()) {
-      for (int64_t b = run.first; b < run.first + run.count; ++b) {
-        const Span s = span(b);
-        const bool held = held_[static_cast<size_t>(b)];
-        if (open && s.begin == piece.end && held == piece_held) {
-          piece.end = s.end;
-          continue;
-        }
-        if (open) f(piece, piece_held);
-        piece = s, piece_held = held, open = true;
-      }
-    }
-    if (open) f(piece, piece_held);
-  }
-
-  int64_t bytes_of(const plan::BlockList& blocks) const {
-    int64_t total = 0;
-    if (by_runs())
-      for (const plan::BlockList::Run& run : blocks.runs()) total += run_span(run).count();
-    else
-      for (int64_t b : blocks) total += span(b).count();
-    return total;
-  }
-
-  // The blocks' bytes where they are one contiguous range of the vector,
-  // else kScattered.
-  static constexpr Span kScattered{-1, -1};
-  Span contiguous(const plan::BlockList& blocks) const {
-    if (by_runs()) return blocks.runs().size() == 1 ? run_span(blocks.runs()[0]) : kScattered;
-    Span all = kScattered;
-    for (int64_t b : blocks) {
-      const Span s = span(b);
-      if (all.begin >= 0 && s.begin != all.end) return kScattered;
-      all = all.begin >= 0 ? Span{all.begin, s.end} : s;
-    }
-    return all;
+    for (const plan::BlockList::Run& run : blocks.runs())
+      for (int64_t b = run.first; b < run.first + run.count; ++b) add(span(b), held_[static_cast<size_t>(b)]);
   }
 
   // A message buffer of at least `bytes`, made where a message cannot go
@@ -209,32 +209,66 @@ class Executor {
   void pack(const plan::Step& s) {
     const bool from_input = this->from_input(s);
     const char* source = from_input ? static_cast<const char*>(a_.sendbuf) : acc_;
-    char* out = buffer(out_, out_size_, bytes_of(s.send_blocks));
-    for_each_piece(s.send_blocks, [&](Span sp, bool held) {
-      const int64_t bytes = sp.end - sp.begin;
-      copy(out, source + sp.begin, bytes);
+    char* out = buffer(out_, out_size_, sent_.bytes);
+    for (const auto& [sp, held] : sent_.list) {
+      const int64_t bytes = sp.count();
+      copy_piece(out, source + sp.begin, sp.begin, bytes);
       if (from_input && s.send_value == plan::Value::acc_op_input && held && bytes > 0)
         MPI_Reduce_local(acc_ + sp.begin, out, count(bytes), a_.type, a_.op);
       out += bytes;
-    });
+    }
   }
 
   // Stores or combines the received blocks into acc.
   void unpack(const plan::Step& s) {
+    if (combines_all(s) && got_.list.size() > 1) return combine_message(s);
     char* got = in_.data();
-    for_each_piece(s.recv_blocks, [&](Span sp, bool held) {
-      const int64_t bytes = sp.end - sp.begin;
+    for (const auto& [sp, held] : got_.list) {
+      const int64_t bytes = sp.count();
       char* mine = acc_ + sp.begin;
       if (s.combine == plan::Combine::store || !held || !reduces(collective())) {
-        copy(mine, got, bytes);
+        copy_piece(mine, got, sp.begin, bytes);
       } else if (bytes > 0 && s.combine == plan::Combine::left) {
         MPI_Reduce_local(got, mine, count(bytes), a_.type, a_.op);  // acc = received ⊕ acc
       } else if (bytes > 0) {
         MPI_Reduce_local(mine, got, count(bytes), a_.type, a_.op);  // received = acc ⊕ received
-        copy(mine, got, bytes);
+        copy_piece(mine, got, sp.begin, bytes);
       }
       got += bytes;
-    });
+    }
+  }
+
+  // Is every received block combined with a value acc holds (⊕, all held)?
+  // A message of several pieces is then combined at once; one piece is
+  // combined where it lies, without the gathering buffer.
+  bool combines_all(const plan::Step& s) const {
+    return reduces(collective()) && s.combine != plan::Combine::store && !tracks_holdings();
+  }
+
+  // One ⊕ over the whole message: acc's pieces gathered into a packed
+  // buffer, combined with what came in, put back. The same γ per byte as a
+  // ⊕ per piece, without one MPI_Reduce_local per block of a round that
+  // lists up to p of them.
+  void combine_message(const plan::Step& s) {
+    const int64_t bytes = got_.bytes;
+    if (bytes == 0) return;
+    char* mine = buffer(mine_, mine_size_, bytes);
+    char* at = mine;
+    for (const Piece& piece : got_.list) {
+      copy_piece(at, acc_ + piece.span.begin, piece.span.begin, piece.span.count());
+      at += piece.span.count();
+    }
+    char* result = mine;
+    if (s.combine == plan::Combine::left) {
+      MPI_Reduce_local(in_.data(), mine, count(bytes), a_.type, a_.op);  // acc = received ⊕ acc
+    } else {
+      MPI_Reduce_local(mine, in_.data(), count(bytes), a_.type, a_.op);  // acc = acc ⊕ received
+      result = in_.data();
+    }
+    for (const Piece& piece : got_.list) {
+      copy_piece(acc_ + piece.span.begin, result, piece.span.begin, piece.span.count());
+      result += piece.span.count();
+    }
   }
 
   // Does the receive only store (nothing to combine with)?
@@ -251,14 +285,16 @@ class Executor {
   // received into acc; others go through the message buffers.
   void step(const plan::Step& s) {
     if (!s.fold_blocks.empty()) return fold(s);
-    const Span out = s.send_to >= 0 && !from_input(s) ? contiguous(s.send_blocks) : kScattered;
+    if (s.send_to >= 0) collect(s.send_blocks, sent_);
+    if (s.recv_from >= 0) collect(s.recv_blocks, got_);
+    const Span out = s.send_to >= 0 && !from_input(s) ? sent_.contiguous() : kScattered;
     const bool out_direct = out.begin >= 0;
-    const int64_t out_bytes = s.send_to < 0 ? 0 : out_direct ? out.end - out.begin : bytes_of(s.send_blocks);
+    const int64_t out_bytes = s.send_to < 0 ? 0 : sent_.bytes;
     if (s.send_to >= 0 && !out_direct) pack(s);
-    const Span in = s.recv_from >= 0 && only_stores(s) ? contiguous(s.recv_blocks) : kScattered;
+    const Span in = s.recv_from >= 0 && only_stores(s) ? got_.contiguous() : kScattered;
     const bool overlap = out_direct && in.begin < out.end && out.begin < in.end;
     const bool in_direct = in.begin >= 0 && !overlap;
-    const int64_t in_bytes = s.recv_from < 0 ? 0 : in_direct ? in.end - in.begin : bytes_of(s.recv_blocks);
+    const int64_t in_bytes = s.recv_from < 0 ? 0 : got_.bytes;
     const bool skip_empty = plan_.header.skip_empty;
     const int to = s.send_to >= 0 && !(skip_empty && out_bytes == 0) ? static_cast<int>(s.send_to) : MPI_PROC_NULL;
     const int from = s.recv_from >= 0 && !(skip_empty && in_bytes == 0) ? static_cast<int>(s.recv_from) : MPI_PROC_NULL;
@@ -275,14 +311,18 @@ class Executor {
   // ranks (an empty block takes the input).
   void fold(const plan::Step& s) {
     const auto input = static_cast<const char*>(a_.sendbuf);
-    for_each_piece(s.fold_blocks, [&](Span sp, bool held) {
-      const int64_t bytes = sp.end - sp.begin;
-      if (!held || bytes == 0) return copy(acc_ + sp.begin, input + sp.begin, bytes);
+    collect(s.fold_blocks, sent_);
+    for (const auto& [sp, held] : sent_.list) {
+      const int64_t bytes = sp.count();
+      if (!held || bytes == 0) {
+        copy_piece(acc_ + sp.begin, input + sp.begin, sp.begin, bytes);
+        continue;
+      }
       char* sum = buffer(out_, out_size_, bytes);
-      copy(sum, input + sp.begin, bytes);
+      copy_piece(sum, input + sp.begin, sp.begin, bytes);
       MPI_Reduce_local(acc_ + sp.begin, sum, count(bytes), a_.type, a_.op);  // sum = acc ⊕ input
-      copy(acc_ + sp.begin, sum, bytes);
-    });
+      copy_piece(acc_ + sp.begin, sum, sp.begin, bytes);
+    }
     for (int64_t b : s.fold_blocks) held_[static_cast<size_t>(b)] = true;
   }
 
@@ -296,11 +336,12 @@ class Executor {
   const plan::Plan& plan_;
   const CollArgs& a_;
   int rank_ = 0, p_ = 1, esize_ = 1;
-  int64_t full_bytes_ = 0, out_size_ = 0, in_size_ = 0;
+  int64_t full_bytes_ = 0, out_size_ = 0, in_size_ = 0, mine_size_ = 0;
   const int* displs_ = nullptr;
   bool packed_ = false;  // per segment: displs_ are the counts' prefix sums
   std::vector<int> own_displs_;
-  Scratch own_acc_, out_, in_;
+  Scratch own_acc_, out_, in_, mine_;
+  Pieces sent_, got_;  // the current step's halves (sent_ also a fold's blocks)
   char* acc_ = nullptr;
   std::vector<bool> held_;
 };
