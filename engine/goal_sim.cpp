@@ -1,5 +1,13 @@
-// Hand-checked against LogGOPSim on Schedgen's schedules (issue 16, item 4;
-// the numbers are in the commit that added this file). See goal_sim.hpp.
+// Cross-checked against LogGOPSim itself (issue 16, item 4): Schedgen's
+// schedules at p = 64 and 1024 through txt2bin and `LogGOPSim -L 5000 -o 1000
+// -g 2000 -G 1` against `collsim run --plan s.goal --engine loggp --rules
+// loggopsim --L 5e-6 --o 1e-6 --g 2e-6 --G 1e-9 --gamma 1e-9`, equal to the
+// ns: binomialtreebcast -d 1000: 47994 / 79990 ns, -d 100000: 641994 /
+// 1069990; dissemination the same; nwaydissemination --nway 3 -d 100000:
+// 1532991 / 2759985; allreduce_recdoub -d 1000, p = 64: 85916; scatter -d
+// 100000: 6430937 / 104349977; binomialtreebcast -d 1000 --nb 50000 --cpu 1
+// (calcs on CPU 1): 50000 / 79990; pipelinedring, doublering, gather,
+// linbarrier, binarytreebcast, random_bisect, linear_alltoall likewise.
 #include "goal_sim.hpp"
 
 #include <algorithm>
