@@ -2,6 +2,7 @@
 // parser that follows txt2bin's grammar (LogGOPSim's txt2bin.re).
 #include "goal_read.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <stdexcept>
@@ -115,7 +116,7 @@ class Parser {
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw std::invalid_argument("line " + std::to_string(lex_.line()) + ": " + what);
+    throw std::invalid_argument("line " + std::to_string(std::max<int64_t>(lex_.line(), 1)) + ": " + what);
   }
   [[noreturn]] void expected(const std::string& what) const {
     fail("expected " + what + ", found '" + std::string(tok_.text) + "'");

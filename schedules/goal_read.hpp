@@ -19,9 +19,10 @@
 // also refuses a label defined twice in a block, a dependency cycle, a peer
 // ≥ num_ranks and missing rank blocks, each in one line naming the line.
 //
-// Parsed into compact arrays: 24 bytes per operation, 8 per dependency and
-// 16 per operation for the dependency lists; labels live only while their
-// block is read. Cost: O(file size), plus a hash lookup per label.
+// Parsed into compact arrays: 44 bytes per operation (24 for the Op, 4 for
+// its count of dependencies, 16 for where its dependents start) and 8 per
+// dependency; labels live only while their block is read. Cost: O(file
+// size), plus a hash lookup per label.
 #pragma once
 
 #include <cstdint>
