@@ -8,10 +8,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <queue>
 #include <stdexcept>
 #include <string>
 
+#include "loggops_clocks.hpp"
 #include "plan_goal.hpp"
 
 namespace collsim::engine {
@@ -26,13 +26,12 @@ enum class Calc : uint8_t { before_send, after_recv, fold };
 
 struct Event {
   int64_t time;
-  int64_t seq;  // first queued, first run among equal times; kept when requeued
+  int64_t seq;  // EventQueue's
   Kind kind;
   Calc calc;
   int64_t rank;   // where it runs (a message: its receiver)
   int64_t peer;   // send: the receiver; receive and message: the sender
   int64_t bytes;  // calc: the bytes it combines
-  bool operator>(const Event& e) const { return time != e.time ? time > e.time : seq > e.seq; }
 };
 
 struct Arrived {
@@ -53,11 +52,8 @@ struct RankState {
 class Simulator {
  public:
   Simulator(const plan::Plan& plan, const BlockBytes& bytes, const LogGOPS& par)
-      : header_(plan.header), bytes_(bytes), par_(par), ranks_(static_cast<size_t>(plan.header.p)) {
+      : header_(plan.header), bytes_(bytes), ranks_(static_cast<size_t>(plan.header.p)), clocks_(par, plan.header.p) {
     const size_t p = ranks_.size();
-    cpu_.assign(p, 0);
-    send_gap_.assign(p, 0);
-    recv_gap_.assign(p, 0);
     for (size_t r = 0; r < p; ++r) {
       ranks_[r].source = plan.source(static_cast<int64_t>(r));
       next_step(static_cast<int64_t>(r));
@@ -67,9 +63,7 @@ class Simulator {
 
   Result run(bool per_rank) {
     while (!queue_.empty()) {
-      const Event e = queue_.top();
-      queue_.pop();
-      handle(e);
+      handle(queue_.pop());
       queue_ready();
     }
     Result res;
@@ -79,24 +73,17 @@ class Simulator {
       if (s.running || !s.unexpected.empty())
         throw std::invalid_argument("the plan does not run to its end (rank " + std::to_string(r) + " waits at step " +
                                     std::to_string(s.steps_done) + "); collsim verify plan says why");
-      res.time = std::max(res.time, seconds(cpu_[r]));
+      res.time = std::max(res.time, seconds(clocks_.finish(int64_t(r))));
+      if (per_rank) res.finish.push_back(seconds(clocks_.finish(int64_t(r))));
     }
-    if (per_rank)
-      for (int64_t t : cpu_) res.finish.push_back(seconds(t));
     return res;
   }
 
  private:
   static double seconds(int64_t ps) { return static_cast<double>(ps) * 1e-12; }
   RankState& at(int64_t r) { return ranks_[static_cast<size_t>(r)]; }
-  int64_t& cpu(int64_t r) { return cpu_[static_cast<size_t>(r)]; }
-  int64_t& send_gap(int64_t r) { return send_gap_[static_cast<size_t>(r)]; }
-  int64_t& recv_gap(int64_t r) { return recv_gap_[static_cast<size_t>(r)]; }
 
   int64_t message_bytes(const plan::BlockList& blocks) const { return list_bytes(bytes_, blocks); }
-  // (s − 1)·G: LogGOPSim's per-byte charge, −G for an empty message as in
-  // its unsigned arithmetic.
-  int64_t per_byte(int64_t bytes) const { return (bytes - 1) * par_.G; }
 
   void ready(Kind kind, int64_t r, int64_t peer, int64_t bytes, Calc why = Calc::fold) {
     ready_.push_back(Event{0, 0, kind, why, r, peer, bytes});
@@ -111,8 +98,7 @@ class Simulator {
       return a.rank != b.rank ? a.rank < b.rank : a.kind < b.kind;
     });
     for (Event& e : ready_) {
-      e.time = e.kind == Kind::send ? std::max(cpu(e.rank), send_gap(e.rank)) : cpu(e.rank);
-      e.seq = seq_++;
+      e.time = e.kind == Kind::send ? clocks_.send_free(e.rank) : clocks_.cpu_free(e.rank);
       queue_.push(e);
     }
     ready_.clear();
@@ -165,15 +151,9 @@ class Simulator {
     }
   }
 
-  // Runs e later, when `free` says its clocks are.
-  void requeue(Event e, int64_t free) {
-    e.time = free;
-    queue_.push(e);
-  }
-
   void run_calc(const Event& e) {
-    if (cpu(e.rank) > e.time) return requeue(e, cpu(e.rank));
-    cpu(e.rank) = e.time + e.bytes * par_.gamma;
+    if (clocks_.cpu_free(e.rank) > e.time) return queue_.requeue(e, clocks_.cpu_free(e.rank));
+    clocks_.calc(e.rank, 0, e.time, e.bytes * clocks_.params().gamma);
     if (e.calc == Calc::before_send)
       ready(Kind::send, e.rank, at(e.rank).step.send_to, e.bytes);
     else if (e.calc == Calc::after_recv)
@@ -183,13 +163,12 @@ class Simulator {
   }
 
   void start_send(const Event& e) {
-    const int64_t free = std::max(cpu(e.rank), send_gap(e.rank));
-    if (free > e.time) return requeue(e, free);
-    cpu(e.rank) = e.time + par_.o;
-    send_gap(e.rank) = e.time + par_.g + per_byte(e.bytes);
+    const int64_t free = clocks_.send_free(e.rank);
+    if (free > e.time) return queue_.requeue(e, free);
+    const int64_t arrival = clocks_.send(e.rank, 0, 0, e.time, e.bytes);
     ++messages_;
-    queue_.push(Event{e.time + par_.o + par_.L, seq_++, Kind::message, Calc::fold, e.peer, e.rank, e.bytes});
-    if (e.bytes <= par_.S) send_done(e.rank);
+    queue_.push(Event{arrival, 0, Kind::message, Calc::fold, e.peer, e.rank, e.bytes});
+    if (clocks_.eager(e.bytes)) send_done(e.rank);
   }
 
   // A posted receive takes the first message from its sender that arrived
@@ -207,10 +186,9 @@ class Simulator {
   }
 
   void arrive(const Event& e) {
-    const int64_t free = std::max(cpu(e.rank), recv_gap(e.rank));
-    if (free > e.time) return requeue(e, free);
-    cpu(e.rank) = e.time + par_.o + per_byte(e.bytes);
-    recv_gap(e.rank) = e.time + par_.g + per_byte(e.bytes);
+    const int64_t free = clocks_.message_free(e.rank);
+    if (free > e.time) return queue_.requeue(e, free);
+    clocks_.take_message(e.rank, 0, 0, e.time, e.bytes);
     RankState& s = at(e.rank);
     if (s.recv_posted && s.step.recv_from == e.peer) {
       s.recv_posted = false;
@@ -227,9 +205,8 @@ class Simulator {
       throw std::invalid_argument("rank " + std::to_string(r) + " receives " + std::to_string(bytes) +
                                   " bytes from rank " + std::to_string(from) + " where its step expects " +
                                   std::to_string(message_bytes(s.step.recv_blocks)));
-    if (bytes > par_.S) {  // rendezvous: the sender waited for this match
-      cpu(from) = std::max(cpu(from), t);
-      send_gap(from) = std::max(send_gap(from), t);
+    if (!clocks_.eager(bytes)) {  // rendezvous: the sender waited for this match
+      clocks_.rendezvous(from, 0, 0, t);
       send_done(from);
     }
     if (s.step.combine == plan::Combine::store)
@@ -240,12 +217,10 @@ class Simulator {
 
   const plan::Header header_;
   const BlockBytes& bytes_;
-  LogGOPS par_;
   std::vector<RankState> ranks_;
-  std::vector<int64_t> cpu_, send_gap_, recv_gap_;  // when each rank's clocks are free
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue_;
+  Clocks clocks_;
+  EventQueue<Event> queue_;
   std::vector<Event> ready_;  // operations the current event made ready
-  int64_t seq_ = 0;
   int64_t messages_ = 0;
 };
 

@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include "goal_read.hpp"
+#include "goal_sim.hpp"
 #include "gpu_platform.hpp"
 #include "plan.hpp"
 #include "schedule_csv.hpp"
@@ -68,6 +70,9 @@ const std::map<std::string, Reader>& readers() {
       {"plan", reading<std::invalid_argument>([](std::istream& in) {
          const collsim::plan::Plan p = collsim::plan::read_plan(in);
          for (int64_t r = 0; r < std::min<int64_t>(p.header.p, 64); ++r) p.steps(r);
+       })},
+      {"goal", reading<std::invalid_argument>([](std::istream& in) {
+         collsim::engine::evaluate(collsim::goal::read_goal(in), collsim::engine::LogGOPS{});
        })},
       {"circulant-csv",
        reading<MalformedInput>([](std::istream& in) { collsim::read_circulant_csv(in, "fuzz"); })},
@@ -152,7 +157,7 @@ void save_finding(const std::string& target, int n, const std::string& input, co
 
 int main(int argc, char** argv) {
   if (argc < 4 || !readers().count(argv[1])) {
-    std::fprintf(stderr, "usage: fuzz_parsers plan|circulant-csv|two-tree-csv|gpu-platform SECONDS CORPUS_DIR [SEED]\n");
+    std::fprintf(stderr, "usage: fuzz_parsers plan|goal|circulant-csv|two-tree-csv|gpu-platform SECONDS CORPUS_DIR [SEED]\n");
     return 2;
   }
   const std::string target = argv[1];

@@ -8,6 +8,8 @@
 #include <stdexcept>
 
 #include "block_policy.hpp"
+#include "goal_read.hpp"
+#include "goal_sim.hpp"
 #include "output.hpp"
 #include "loggopsim.hpp"
 #include "plan_builders.hpp"
@@ -31,21 +33,41 @@ double peak_mib() {
   return static_cast<double>(use.ru_maxrss) / 1024;
 }
 
-// The plan's time under `rules` (L = net.alpha, G = net.beta): the smpi
-// rules on the harness's blocks, the loggopsim rules on the GOAL export's.
-engine::Result evaluate(const plan::Plan& pl, int64_t bytes, int64_t element, const Net& net,
-                        const EngineRules& rules, bool per_rank) {
-  if (rules.set == EngineRules::Set::smpi)
-    return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, element),
-                            engine::Network{net.alpha, net.beta, net.gamma, net.envelope}, per_rank);
+// The engine's network: the platform's, with --L and --G in place of α, β.
+Net engine_net(const SimRequest& req, const EngineRules& rules) {
+  return Net{rules.L.value_or(req.platform.alpha), rules.G.value_or(req.platform.beta), req.platform.gamma,
+             req.platform.full_duplex};
+}
+
+// The loggopsim rules' parameters (L = net.alpha, G = net.beta).
+engine::LogGOPS loggops(const Net& net, const EngineRules& rules) {
   engine::LogGOPS par;
   par.L = engine::picoseconds(net.alpha);
   par.o = engine::picoseconds(rules.o.value_or(0));
   par.g = engine::picoseconds(rules.g.value_or(0));
   par.G = engine::picoseconds(net.beta);
   par.gamma = engine::picoseconds(net.gamma);
-  return engine::evaluate(pl, engine::goal_blocks(pl.header, bytes), par, per_rank);
+  return par;
 }
+
+// The plan's time under `rules`: the smpi rules on the harness's blocks,
+// the loggopsim rules on the GOAL export's.
+engine::Result evaluate(const plan::Plan& pl, int64_t bytes, int64_t element, const Net& net,
+                        const EngineRules& rules, bool per_rank) {
+  if (rules.set == EngineRules::Set::smpi)
+    return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, element),
+                            engine::Network{net.alpha, net.beta, net.gamma, net.envelope}, per_rank);
+  return engine::evaluate(pl, engine::goal_blocks(pl.header, bytes), loggops(net, rules), per_rank);
+}
+
+// Fills a row's wall_s, cpu_s and mem_mib: this process since `start`, `cpu`.
+void measure(Row& row, std::chrono::steady_clock::time_point start, double cpu) {
+  row.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  row.cpu_s = process_cpu_seconds() - cpu;
+  row.mem_mib = peak_mib();
+}
+
+const char* const kPerRankHeader = "collective,algorithm,p,bytes,root,rank,finish_us\n";
 
 struct Candidate {
   std::string name;
@@ -80,8 +102,7 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
     std::ifstream in(f.path);
     candidates.push_back({plan_row_name(f.path), nullptr, plan::read_plan(in)});
   }
-  const Net net{rules.L.value_or(req.platform.alpha), rules.G.value_or(req.platform.beta), req.platform.gamma,
-                req.platform.full_duplex};
+  const Net net = engine_net(req, rules);
   if (smpi_rules && !net.full_duplex)
     throw std::invalid_argument("the smpi rules model full-duplex links only; use --engine smpi or --rules loggopsim");
   const bool segmented = plan::per_segment(c);
@@ -89,7 +110,7 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
     throw std::invalid_argument("the engine cuts reduce_scatter and allgatherv data evenly; --layout even, or --engine smpi");
   const int64_t element = element_bytes(c, req.op);
   std::vector<Row> rows;
-  std::string per_rank = "collective,algorithm,p,bytes,root,rank,finish_us\n";
+  std::string per_rank = kPerRankHeader;
   for (const Candidate& cand : candidates) {
     for (int64_t bytes : req.sizes) {
       for (int64_t root : req.roots) {
@@ -103,9 +124,7 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
                 reduces(c) ? operator_name(req.op) : "", segmented ? "even" : "", true, 0, {}, {}, {},
                 smpi_rules ? "loggp" : "loggopsim"};
         if (cand.row && cand.row->model && smpi_rules) row.model_us = cand.row->model(net, req.p, bytes, blocks) * 1e6;
-        row.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        row.cpu_s = process_cpu_seconds() - cpu;
-        row.mem_mib = peak_mib();
+        measure(row, start, cpu);
         if (!per_rank_csv.empty()) per_rank += finish_lines(row, res.finish);
         rows.push_back(row);
       }
@@ -113,6 +132,31 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
   }
   if (!per_rank_csv.empty()) write_file(per_rank_csv, per_rank);
   return rows;
+}
+
+std::vector<Row> evaluate_goal(const SimRequest& req, const EngineRules& rules, const std::string& path,
+                               const std::string& per_rank_csv) {
+  if (rules.set != EngineRules::Set::loggopsim)
+    throw std::invalid_argument("a GOAL schedule runs under --rules loggopsim only");
+  const auto start = std::chrono::steady_clock::now();
+  const double cpu = process_cpu_seconds();
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("cannot read GOAL file '" + path + "'");
+  engine::Result res;
+  try {
+    const goal::Schedule schedule = goal::read_goal(in);
+    if (schedule.ranks != req.p)
+      throw std::invalid_argument("num_ranks is " + std::to_string(schedule.ranks) + ", --p says " +
+                                  std::to_string(req.p));
+    res = engine::evaluate(schedule, loggops(engine_net(req, rules), rules), !per_rank_csv.empty());
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("GOAL file '" + path + "', " + e.what());
+  }
+  Row row{"goal", plan_row_name(path), req.p, 0, 0, res.time * 1e6, std::nullopt, 0, 1, "", "", true, 0,
+          {}, {}, {}, "loggopsim"};
+  measure(row, start, cpu);
+  if (!per_rank_csv.empty()) write_file(per_rank_csv, kPerRankHeader + finish_lines(row, res.finish));
+  return {row};
 }
 
 }  // namespace collsim::sim

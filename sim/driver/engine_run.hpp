@@ -31,4 +31,13 @@ struct EngineRules {
 std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules = {},
                                 const std::string& per_rank_csv = "");
 
+// A GOAL schedule (schedules/goal_read.hpp) at `path` under the loggopsim
+// rules (engine/goal_sim.hpp): one row, collective "goal", algorithm
+// "plan:" and the file's name, bytes and blocks 0 (the sizes are in the
+// file), engine loggopsim, no model_us. req.p must be the file's num_ranks.
+// Throws std::invalid_argument for a malformed file, another p or a
+// schedule that does not run to its end; `per_rank_csv` as above.
+std::vector<Row> evaluate_goal(const SimRequest& req, const EngineRules& rules, const std::string& path,
+                               const std::string& per_rank_csv = "");
+
 }  // namespace collsim::sim

@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "engine_run.hpp"
+#include "goal_read.hpp"
 #include "sim_options.hpp"
 
 namespace collsim {
@@ -46,6 +47,28 @@ std::vector<sim::Row> run_engine(const cli::po::variables_map& vm, const sim::Si
   }
 }
 
+// The row of the GOAL schedule at `path` (run --plan F.goal): the plan
+// engine under the loggopsim rules only; its sizes, ranks and operations are
+// the file's, so --size and what shapes a collective are refused.
+std::vector<sim::Row> run_goal(const cli::po::variables_map& vm, const sim::SimRequest& req, const std::string& path) {
+  for (const char* name : {"size", "blocks", "collective", "root", "op", "layout"})
+    if (vm.count(name) && !vm[name].defaulted())
+      throw cli::UsageError(std::string("--") + name + " has no meaning for a GOAL schedule (" + path +
+                            "): its sizes and operations are in the file");
+  const std::optional<sim::EngineRules> rules = sim::read_engine_options(vm);
+  if (!rules)
+    throw cli::UsageError("a GOAL schedule runs on the plan engine only (--engine loggp --rules loggopsim); "
+                          "SMPI runs plans, which are MPI code");
+  if (rules->set != sim::EngineRules::Set::loggopsim)
+    throw cli::UsageError("a GOAL schedule runs under --rules loggopsim only: the smpi rules time plans' blocking "
+                          "sendrecv steps, not GOAL's calcs, irequires and CPUs");
+  try {
+    return sim::evaluate_goal(req, *rules, path, vm.count("per-rank") ? vm["per-rank"].as<std::string>() : "");
+  } catch (const std::invalid_argument& e) {
+    throw cli::UsageError(e.what());
+  }
+}
+
 // Prints the rows; exit status 1 when a result was wrong.
 int finish(const std::vector<sim::Row>& rows, const std::string& format) {
   print_rows(rows, format);
@@ -64,8 +87,11 @@ int run_command(int argc, char** argv) {
   cli::po::options_description opts("run options");
   opts.add_options()("algo", value<std::string>(), "algorithm name (see the list above)")(
       "plan", value<std::string>(),
-      "instead of --algo: a plan file (README, \"Plan files\") to run through the plan executor")(
-      "size", value<std::string>()->required(), "bytes, with units B, KiB, MiB, GiB; or a list a,b or a range A:B")(
+      "instead of --algo: a plan file (README, \"Plan files\") to run through the plan executor; or a GOAL "
+      "schedule (LogGOPSim's text format, e.g. from Schedgen: a name ending in .goal or a first line num_ranks N) "
+      "for --engine loggp --rules loggopsim, with --p = its num_ranks and no --size (the sizes are in the file)")(
+      "size", value<std::string>(), "bytes, with units B, KiB, MiB, GiB; or a list a,b or a range A:B (required but "
+      "for a GOAL schedule)")(
       "blocks", value<std::string>(), "block count n of a pipelined algorithm (default: the block policy)")(
       "format", value<std::string>()->default_value("table"), "table or csv")(
       "per-rank", value<std::string>(),
@@ -78,7 +104,8 @@ int run_command(int argc, char** argv) {
   sim::add_engine_options(opts);
   cli::po::variables_map vm;
   if (!cli::parse_options(argc, argv, opts, vm,
-                          "usage: collsim run --algo NAME|--plan FILE --p P --size BYTES [options]\n\n" +
+                          "usage: collsim run --algo NAME|--plan FILE --p P --size BYTES [options]\n"
+                          "       collsim run --plan FILE.goal --p P --engine loggp --rules loggopsim [options]\n\n" +
                               sim::algorithm_help()))
     return 0;
   sim::SimRequest req;
@@ -86,6 +113,9 @@ int run_command(int argc, char** argv) {
   const std::string format = vm["format"].as<std::string>();
   cli::require_one_of(format, "format", {"table", "csv"});
   if (vm.count("algo") == vm.count("plan")) throw cli::UsageError("give --algo NAME or --plan FILE (one of them)");
+  if (vm.count("plan") && goal::is_goal_file(vm["plan"].as<std::string>()))
+    return finish(run_goal(vm, req, vm["plan"].as<std::string>()), format);
+  if (!vm.count("size")) throw cli::UsageError("the option '--size' is required but missing");
   req.sizes = sim::parse_sizes(vm["size"].as<std::string>(), "--size");
   if (vm.count("plan")) {
     if (vm.count("blocks")) throw cli::UsageError("--blocks: a plan file has its own block count");

@@ -308,7 +308,8 @@ void add_engine_options(cli::po::options_description& opts) {
       "rules", value<std::string>()->default_value("smpi"),
       "--engine loggp's rule set: smpi (SMPI's full-duplex alpha-beta rendezvous: L = alpha, G = beta, no o or g) "
       "or loggopsim (LogGOPSim's LogGOPS rules for the plan's GOAL export, `collsim plan --format goal`: o, g, "
-      "eager messages up to 65535 bytes, rendezvous above; calc = gamma per byte; times in whole picoseconds)")(
+      "eager messages up to 65535 bytes, rendezvous above; calc = gamma per byte; times in whole picoseconds; the "
+      "only rules for a GOAL file, run --plan F.goal)")(
       "L", value<double>(), "--engine loggp: latency L in seconds (default: the platform's alpha)")(
       "o", value<double>(), "--rules loggopsim: CPU overhead o per send and receive, seconds (default 0)")(
       "g", value<double>(), "--rules loggopsim: gap g between a rank's sends (and receives), seconds (default 0)")(
