@@ -130,8 +130,8 @@ Plan bcast_circulant(int64_t p, int64_t root, int64_t blocks) {
       const int k = static_cast<int>(i % q);
       const int64_t shift = q * (i / q) - x, sb = sendblock[k] + shift, rb = recvblock[k] + shift;
       const int64_t to = s.to(v, k), from = s.from(v, k);
-      if (to != 0 && sb >= 0) step = send_step(ranks.real(to), {std::min(sb, n - 1)});
-      if (v != 0 && rb >= 0) step = with_recv(std::move(step), ranks.real(from), {std::min(rb, n - 1)});
+      if (to != 0 && sb >= 0) set_send(step, ranks.real(to), block_run(std::min(sb, n - 1), 1));
+      if (v != 0 && rb >= 0) set_recv(step, ranks.real(from), block_run(std::min(rb, n - 1), 1));
     });
   });
 }
