@@ -75,9 +75,16 @@ inline Plan no_steps(Header h) {
 // in on its side (plans_two_tree.cpp).
 void two_tree_step(const sim::StepPlan& plan, int64_t n, int64_t rank, bool reduces, int64_t i, Step& step);
 
-// The binomial broadcast's steps of one rank, every message carrying all
-// `blocks` blocks (bcast binomial; the second half of allreduce binary-tree).
-std::vector<Step> binomial_bcast_steps(const Rooted& ranks, int64_t blocks, int64_t rank);
+// The binomial broadcast's steps of one rank as rounds (plan::rounds), every
+// message carrying all `blocks` blocks (bcast binomial; the second half of
+// allreduce binary-tree).
+struct BinomialBcast {
+  BinomialBcast(const Rooted& ranks, int64_t blocks, int64_t rank);
+  int64_t rounds() const;
+  void operator()(int64_t i, Step& s) const;
+  Rooted ranks;
+  int64_t blocks, v;
+};
 
 // Builders, by collective and catalog name (checked arguments).
 Plan bcast_binomial(int64_t p, int64_t root, int64_t blocks);
