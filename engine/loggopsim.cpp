@@ -228,9 +228,7 @@ class Simulator {
 
 int64_t picoseconds(double seconds) { return std::llround(seconds * 1e12); }
 
-BlockBytes goal_blocks(const plan::Header& h, int64_t bytes) {
-  return [h, bytes](int64_t b) { return plan::block_units(h, bytes, b); };
-}
+BlockBytes goal_blocks(const plan::Header& h, int64_t bytes) { return BlockBytes::units(h, bytes, 1); }
 
 Result evaluate(const plan::Plan& plan, const BlockBytes& block_bytes, const LogGOPS& params, bool per_rank) {
   return Simulator(plan, block_bytes, params).run(per_rank);

@@ -10,25 +10,77 @@ namespace collsim::engine {
 
 namespace {
 
-// A rank's current step, reduced to what the rules need, and where the
-// rest come from (Plan::source: one at a time for streamed plans), released
-// when the rank finishes, so memory follows the running ranks, not the
-// plan's total steps (about 100 bytes a rank plus its source's state).
+// A step's halves by their peers, ranks fitting 32 bits (p <= 2^31 − 1),
+// else: kNone, no such half or it is done; kNoMatch, a peer outside
+// [0, p) in a plan that cannot run, which no half matches; kFinished, the
+// rank has no step left. Only a half waiting for its peer is a rank.
+constexpr int32_t kNone = -1, kNoMatch = -2, kFinished = -3;
+
+// A rank's current step, reduced to what the rules need, in 48 bytes: the
+// hot loop reads a rank and its peers, and neighbouring ranks share cache
+// lines.
 struct RankState {
-  plan::StepSource next;
-  int64_t send_to = -1, recv_from = -1;  // the current step's halves
+  double post = 0;   // when the step was posted; once finished, the finish
+  double ready = 0;  // the latest of post and its halves' ends so far
+  double after = 0;  // its ⊕ after the halves
   int64_t send_bytes = 0;
-  double before = 0, after = 0;       // its ⊕ before the send, after the halves
-  double post = 0;                    // when it was posted
-  double send_end = 0, recv_end = 0;  // its halves' ends, once matched
-  int64_t pc = 0;                     // its index
-  bool send_done = false, recv_done = false, finished = false;
+  int64_t steps_done = 0;  // for the error on a plan that stops
+  int32_t send_to = kNone, recv_from = kNone;
 };
 
+// The ranks to advance, a two-level bitset swept in rank order. What a
+// rank's step touches (its state, its step source, its holdings, and peers
+// at offsets that change slowly from rank to rank) lies in rank order, so a
+// sweep reads memory in order where a worklist would jump across all p
+// ranks' state, a cache miss a step at p = 2^20.
+class RankSet {
+ public:
+  explicit RankSet(int64_t p) : words_(static_cast<size_t>((p + 63) / 64)), groups_((words_.size() + 63) / 64) {}
+
+  void add(int64_t r) {
+    const auto w = static_cast<size_t>(r >> 6);
+    words_[w] |= uint64_t{1} << (r & 63);
+    groups_[w >> 6] |= uint64_t{1} << (w & 63);
+  }
+
+  // Takes out and visits the ranks in the set in increasing order, once
+  // each: ranks added meanwhile are visited in this sweep if they lie
+  // ahead, else left for the next, so that memory is read in one direction.
+  // Returns whether it visited any.
+  template <class Visit>
+  bool sweep(Visit visit) {
+    bool any = false;
+    for (size_t g = 0; g < groups_.size(); ++g) {
+      for (uint64_t ahead = groups_[g]; ahead != 0;) {
+        const int wb = __builtin_ctzll(ahead);
+        const size_t w = g * 64 + static_cast<size_t>(wb);
+        for (uint64_t bits = words_[w]; bits != 0;) {
+          const int b = __builtin_ctzll(bits);
+          words_[w] &= ~(uint64_t{1} << b);
+          visit(static_cast<int64_t>(w * 64) + b);
+          any = true;
+          bits = b == 63 ? 0 : words_[w] & (~uint64_t{0} << (b + 1));
+        }
+        if (words_[w] == 0) groups_[g] &= ~(uint64_t{1} << wb);
+        ahead = wb == 63 ? 0 : groups_[g] & (~uint64_t{0} << (wb + 1));
+      }
+    }
+    return any;
+  }
+
+ private:
+  std::vector<uint64_t> words_;   // bit r: rank r
+  std::vector<uint64_t> groups_;  // bit w: words_[w] is not 0
+};
+
+// The plan's ranks and their current steps. The results do not depend on
+// the order in which ranks are advanced: a message starts when both its
+// halves are posted, whoever is looked at first.
 class Evaluator {
  public:
   Evaluator(const plan::Plan& plan, const BlockBytes& bytes, const Network& net)
-      : h_(plan.header), bytes_(bytes), net_(net), ranks_(static_cast<size_t>(plan.header.p)) {
+      : h_(plan.header), bytes_(bytes), net_(net), ranks_(static_cast<size_t>(plan.header.p)),
+        sources_(ranks_.size()), pending_(plan.header.p) {
     const int64_t p = h_.p;
     // Where blocks start empty (plan::starts_empty) a store costs nothing
     // and the first combine into a block is a copy, as in the executor.
@@ -39,38 +91,32 @@ class Evaluator {
       for (int64_t b = 0; b < h_.blocks; ++b)
         if (h_.collective != Collective::exscan) held_[static_cast<size_t>(plan::block_owner(h_, b) * h_.blocks + b)] = true;
     }
-    finish_.assign(static_cast<size_t>(p), 0);
     for (int64_t r = 0; r < p; ++r) {
-      at(r).next = plan.source(r);
-      fetch(r);
-      begin_step(r, 0);
-      work_.push_back(r);
+      source(r) = plan.source(r);
+      start_step(r, 0);
+      pending_.add(r);
     }
   }
 
   Result run(bool per_rank) {
-    while (!work_.empty()) {
-      const int64_t r = work_.back();
-      work_.pop_back();
-      advance(r);
+    while (pending_.sweep([this](int64_t r) { advance(r); })) {
     }
     Result res;
     res.messages = messages_;
     for (size_t r = 0; r < ranks_.size(); ++r) {
-      if (!ranks_[r].finished)
+      if (ranks_[r].send_to != kFinished)
         throw std::invalid_argument("the plan does not run to its end (rank " + std::to_string(r) + " waits at step " +
-                                    std::to_string(ranks_[r].pc) + "); collsim verify plan says why");
-      res.time = std::max(res.time, finish_[r]);
+                                    std::to_string(ranks_[r].steps_done) + "); collsim verify plan says why");
+      res.time = std::max(res.time, ranks_[r].post);
+      if (per_rank) res.finish.push_back(ranks_[r].post);
     }
-    if (per_rank) res.finish = std::move(finish_);
     return res;
   }
 
  private:
   RankState& at(int64_t r) { return ranks_[static_cast<size_t>(r)]; }
-  bool held(int64_t r, int64_t b) const {
-    return held_.empty() || held_[static_cast<size_t>(r * h_.blocks + b)];
-  }
+  plan::StepSource& source(int64_t r) { return sources_[static_cast<size_t>(r)]; }
+  int32_t peer(int64_t rank) const { return rank < 0 ? kNone : rank < h_.p ? static_cast<int32_t>(rank) : kNoMatch; }
 
   // The time of a ⊕ with rank r's blocks: γ per byte where acc holds a
   // value (else it is a copy, which costs nothing); by runs where every
@@ -86,106 +132,104 @@ class Evaluator {
     return t;
   }
 
-  // Takes rank r's next step and its costs: the ⊕ of an acc+input send
-  // before it, the combines and folds after its halves. Holdings change
-  // only by the rank's own steps, so they are read and updated here, in
-  // step order, as the executor does when it runs the step.
-  void fetch(int64_t r) {
+  // A store's blocks become held; it costs nothing, so their bytes are not
+  // looked up (a broadcast stores every block it receives).
+  void hold(int64_t r, const plan::BlockList& blocks) {
+    if (held_.empty()) return;
+    for (int64_t b : blocks) held_[static_cast<size_t>(r * h_.blocks + b)] = true;
+  }
+
+  // Takes rank r's next step and posts it at time t plus the ⊕ of an
+  // acc+input send; or finishes r at t, releasing its source, when none is
+  // left. Its combines and folds are charged after its halves. Holdings
+  // change only by the rank's own steps, so they are read and updated
+  // here, in step order, as the executor does when it runs the step.
+  void start_step(int64_t r, double t) {
     RankState& s = at(r);
-    if (!s.next(step_)) {
-      s.finished = true;
-      s.next = nullptr;
+    if (!source(r)(step_)) {
+      s.send_to = s.recv_from = kFinished;
+      s.post = t;
+      source(r) = nullptr;
       return;
     }
     plan::drop_empty_halves(h_, step_, [this](const plan::BlockList& b) { return list_bytes(bytes_, b); });
-    s.send_to = step_.send_to, s.recv_from = step_.recv_from;
+    s.send_to = peer(step_.send_to), s.recv_from = peer(step_.recv_from);
     s.send_bytes = list_bytes(bytes_, step_.send_blocks);
-    s.before = step_.send_value == plan::Value::acc_op_input ? op_time(r, step_.send_blocks, false) : 0;
-    const double combined = op_time(r, step_.recv_blocks, true);
-    s.after = (step_.combine != plan::Combine::store ? combined : 0) + op_time(r, step_.fold_blocks, true);
+    const double before = step_.send_value == plan::Value::acc_op_input ? op_time(r, step_.send_blocks, false) : 0;
+    double combined = 0;
+    if (step_.combine == plan::Combine::store) hold(r, step_.recv_blocks);
+    else combined = op_time(r, step_.recv_blocks, true);
+    s.after = combined + op_time(r, step_.fold_blocks, true);
+    s.post = s.ready = t + before;
   }
 
-  // Posts rank r's current step at time t (its finish, if none is left).
-  void begin_step(int64_t r, double t) {
-    RankState& s = at(r);
-    if (s.finished) {
-      finish_[static_cast<size_t>(r)] = t;
-      return;
-    }
-    s.post = t + s.before;
-    s.send_done = s.send_to < 0;
-    s.recv_done = s.recv_from < 0;
-  }
-
-  // Matches the current step's halves where the peers are ready, and
-  // completes the step when both are done.
+  // Matches rank r's current halves where the peers are ready, and runs
+  // its steps on while they complete: a step ends when both halves have (a
+  // fold step: when it is posted), then its ⊕ follow.
   void advance(int64_t r) {
     RankState& s = at(r);
-    if (s.finished) return;
-    if (!s.send_done) match(r, s.send_to);
-    if (!s.recv_done) match(s.recv_from, r);
-    if (s.send_done && s.recv_done) complete(r);
+    for (;;) {
+      if (s.send_to >= 0) match(r, s.send_to, s.send_to);
+      if (s.recv_from >= 0) match(s.recv_from, r, s.recv_from);
+      if (s.send_to != kNone || s.recv_from != kNone) return;
+      ++s.steps_done;
+      start_step(r, s.ready + s.after);
+    }
   }
 
-  // The message from `from` to `to`, if both current steps hold its halves.
-  void match(int64_t from, int64_t to) {
-    if (from < 0 || to < 0 || from >= h_.p || to >= h_.p) return;
+  // The message from `from` to `to`, if both current steps hold its
+  // halves; `peer`, the one of them not being advanced, is queued if its
+  // step can now complete.
+  void match(int64_t from, int64_t to, int64_t peer) {
     RankState &sender = at(from), &receiver = at(to);
-    if (sender.finished || receiver.finished || sender.send_done || receiver.recv_done) return;
     if (sender.send_to != to || receiver.recv_from != from) return;
     const double start = std::max(sender.post, receiver.post);
     const double end =
         start + net_.latency + static_cast<double>(sender.send_bytes + net_.envelope) * net_.seconds_per_byte;
-    sender.send_done = receiver.recv_done = true;
-    sender.send_end = receiver.recv_end = end;
+    sender.send_to = receiver.recv_from = kNone;
+    sender.ready = std::max(sender.ready, end);
+    receiver.ready = std::max(receiver.ready, end);
     ++messages_;
-    work_.push_back(from);
-    work_.push_back(to);
-  }
-
-  // A step ends when both halves have (a fold step: when it is posted),
-  // then its ⊕ follow.
-  void complete(int64_t r) {
-    RankState& s = at(r);
-    double t = s.post;
-    if (s.send_to >= 0) t = std::max(t, s.send_end);
-    if (s.recv_from >= 0) t = std::max(t, s.recv_end);
-    t += s.after;
-    ++s.pc;
-    fetch(r);
-    begin_step(r, t);
-    work_.push_back(r);
+    if (at(peer).send_to == kNone && at(peer).recv_from == kNone) pending_.add(peer);
   }
 
   const plan::Header& h_;
   const BlockBytes& bytes_;
   Network net_;
   std::vector<RankState> ranks_;
-  std::vector<bool> held_;
-  std::vector<double> finish_;
-  std::vector<int64_t> work_;
+  std::vector<plan::StepSource> sources_;  // released as ranks finish
+  std::vector<bool> held_;                 // [r·B + b]: rank r's acc holds block b
+  RankSet pending_;
   plan::Step step_;  // the step being taken apart
   int64_t messages_ = 0;
 };
 
 }  // namespace
 
+BlockBytes BlockBytes::units(const plan::Header& h, int64_t units, int64_t unit) {
+  if (h.segments != 1)
+    return BlockBytes([h, units, unit](int64_t b) {
+      const sim::Span s = plan::block_units(h, units, b);
+      return sim::Span{s.begin * unit, s.end * unit};
+    });
+  BlockBytes flat;
+  flat.size_ = (units + h.blocks - 1) / h.blocks;
+  flat.units_ = units;
+  flat.unit_ = unit;
+  return flat;
+}
+
 BlockBytes even_blocks(const plan::Header& h, int64_t bytes, int64_t element) {
   const int64_t units = bytes / element;
-  const auto in_bytes = [element](sim::Span s) { return sim::Span{s.begin * element, s.end * element}; };
-  if (!plan::per_segment(h.collective)) return [=](int64_t b) { return in_bytes(plan::block_units(h, units, b)); };
+  if (!plan::per_segment(h.collective)) return BlockBytes::units(h, units, element);
   // The harness's even layout: the first units mod p ranks one unit more.
   const int64_t p = h.p, n = plan::segment_blocks(h);
-  return [=](int64_t b) {
+  return BlockBytes([=](int64_t b) {
     const int64_t owner = b / n, share = units / p + (owner < units % p ? 1 : 0);
     const int64_t first = owner * (units / p) + std::min(owner, units % p);
     const sim::Span s = sim::block_span(share, n, b % n);
-    return in_bytes({first + s.begin, first + s.end});
-  };
-}
-
-int64_t run_bytes(const BlockBytes& spans, const plan::BlockList::Run& run) {
-  return spans(run.first + run.count - 1).end - spans(run.first).begin;
+    return sim::Span{(first + s.begin) * element, (first + s.end) * element};
+  });
 }
 
 int64_t list_bytes(const BlockBytes& spans, const plan::BlockList& blocks) {

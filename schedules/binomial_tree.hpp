@@ -27,4 +27,9 @@ inline int64_t binomial_child_span(int64_t v, int64_t p) {
   return span;
 }
 
+// log2 of binomial_child_span: the rounds in which v's children are served.
+inline int binomial_child_levels(int64_t v, int64_t p) {
+  return __builtin_ctzll(static_cast<uint64_t>(binomial_child_span(v, p)));
+}
+
 }  // namespace collsim

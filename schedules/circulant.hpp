@@ -83,8 +83,14 @@ class CirculantSchedule {
 // verifier's data flow all take x from here.
 inline int64_t algorithm1_first_round(int q, int64_t n) { return q == 0 ? 0 : (q - (n - 1) % q) % q; }
 
-inline int64_t virtual_rank(int64_t rank, int64_t root, int64_t p) { return (rank - root + p) % p; }
-inline int64_t real_rank(int64_t vrank, int64_t root, int64_t p) { return (vrank + root) % p; }
+// For ranks, virtual ranks and root in [0, p): a compare, not a division,
+// as the plan sources map every step's peers.
+inline int64_t virtual_rank(int64_t rank, int64_t root, int64_t p) {
+  return rank >= root ? rank - root : rank - root + p;
+}
+inline int64_t real_rank(int64_t vrank, int64_t root, int64_t p) {
+  return vrank + root >= p ? vrank + root - p : vrank + root;
+}
 
 // All p baseblocks in O(p) (proof of Lemma 3): start from [0]; for each k the
 // list of length skip[k] is appended to itself, cut to skip[k+1], and its

@@ -127,32 +127,13 @@ void check_header(const Header& h, const std::map<std::string, bool>& seen) {
 
 }  // namespace
 
-BlockList::BlockList(std::initializer_list<int64_t> blocks) {
-  for (int64_t b : blocks) push_back(b);
-}
-
 BlockList::BlockList(const std::vector<int64_t>& blocks) {
   for (int64_t b : blocks) push_back(b);
 }
 
-BlockList BlockList::range(int64_t first, int64_t count) {
-  BlockList list;
-  list.push_run(first, count);
-  return list;
-}
-
-void BlockList::push_run(int64_t first, int64_t count) {
-  if (count <= 0) return;
-  Run* last = size_ == 0 ? nullptr : spilled_.empty() ? &inline_ : &spilled_.back();
-  size_ += count;
-  if (last && last->first + last->count == first) {
-    last->count += count;
-  } else if (!last) {
-    inline_ = {first, count};
-  } else {
-    if (spilled_.empty()) spilled_.push_back(inline_);
-    spilled_.push_back({first, count});
-  }
+void BlockList::spill(Run run) {
+  if (spilled_.empty()) spilled_.push_back(inline_);
+  spilled_.push_back(run);
 }
 
 bool operator==(const BlockList& x, const BlockList& y) {

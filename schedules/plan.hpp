@@ -86,13 +86,38 @@ class BlockList {
     const Run& operator[](size_t i) const { return b[i]; }
   };
   BlockList() = default;
-  BlockList(std::initializer_list<int64_t> blocks);
+  BlockList(std::initializer_list<int64_t> blocks) {
+    for (int64_t b : blocks) push_back(b);
+  }
   BlockList(const std::vector<int64_t>& blocks);  // NOLINT: builders hand vectors
   // Blocks first .. first + count − 1.
-  static BlockList range(int64_t first, int64_t count);
+  static BlockList range(int64_t first, int64_t count) {
+    BlockList list;
+    list.push_run(first, count);
+    return list;
+  }
 
   void push_back(int64_t block) { push_run(block, 1); }
-  void push_run(int64_t first, int64_t count);
+  // Inline, as the step sources that feed the engine list a block or a run
+  // a step.
+  void push_run(int64_t first, int64_t count) {
+    if (count <= 0) return;
+    if (size_ == 0) {
+      inline_ = {first, count};
+      size_ = count;
+      return;
+    }
+    Run& last = spilled_.empty() ? inline_ : spilled_.back();
+    size_ += count;
+    if (last.first + last.count == first) last.count += count;
+    else spill({first, count});
+  }
+  // No blocks; spilled storage is kept for the next list.
+  void clear() {
+    inline_ = {0, 0};
+    spilled_.clear();
+    size_ = 0;
+  }
   int64_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   Runs runs() const {
@@ -132,6 +157,8 @@ class BlockList {
   Run inline_{0, 0};
   std::vector<Run> spilled_;
   int64_t size_ = 0;
+  // Appends a run that does not continue the last one.
+  void spill(Run run);
 };
 
 // "0,1,4-7": the plan file's form (README, "Plan files").
@@ -147,6 +174,14 @@ struct Step {
   Combine combine = Combine::store;
   // Not empty: a fold step (no send, no receive), acc = acc ⊕ input.
   BlockList fold_blocks;
+
+  // Back to no step: a step source refills one Step in place.
+  void clear() {
+    send_to = recv_from = -1;
+    send_value = Value::acc;
+    combine = Combine::store;
+    send_blocks.clear(), recv_blocks.clear(), fold_blocks.clear();
+  }
 };
 
 struct Header {
@@ -197,7 +232,7 @@ template <class Round>
 StepSource rounds(int64_t first, int64_t end, Round round) {
   return [i = first, end, round](Step& next) mutable {
     while (i < end) {
-      next = Step{};
+      next.clear();
       round(i++, next);
       if (next.send_to >= 0 || next.recv_from >= 0 || !next.fold_blocks.empty()) return true;
     }

@@ -18,19 +18,30 @@ inline BlockList all_blocks(int64_t n) { return BlockList::range(0, n); }
 // Blocks first .. first + count − 1.
 inline BlockList block_run(int64_t first, int64_t count) { return BlockList::range(first, count); }
 
-inline Step send_step(int64_t to, BlockList blocks, Value value = Value::acc) {
-  Step s;
+// A step's halves and folds set in place: a streamed source fills one Step
+// a round (plan::rounds), and the engine takes 10^8 steps at p = 2^20, so
+// the hot sources move no Steps around.
+inline void set_send(Step& s, int64_t to, BlockList blocks, Value value = Value::acc) {
   s.send_to = to;
   s.send_blocks = std::move(blocks);
   s.send_value = value;
+}
+
+inline void set_recv(Step& s, int64_t from, BlockList blocks, Combine combine = Combine::store) {
+  s.recv_from = from;
+  s.recv_blocks = std::move(blocks);
+  s.combine = combine;
+}
+
+inline Step send_step(int64_t to, BlockList blocks, Value value = Value::acc) {
+  Step s;
+  set_send(s, to, std::move(blocks), value);
   return s;
 }
 
 inline Step recv_step(int64_t from, BlockList blocks, Combine combine = Combine::store) {
   Step s;
-  s.recv_from = from;
-  s.recv_blocks = std::move(blocks);
-  s.combine = combine;
+  set_recv(s, from, std::move(blocks), combine);
   return s;
 }
 
@@ -43,9 +54,7 @@ inline Step fold_step(BlockList blocks) {
 
 // The step `s` plus a receive (one MPI_Sendrecv).
 inline Step with_recv(Step s, int64_t from, BlockList blocks, Combine combine = Combine::store) {
-  s.recv_from = from;
-  s.recv_blocks = std::move(blocks);
-  s.combine = combine;
+  set_recv(s, from, std::move(blocks), combine);
   return s;
 }
 
@@ -66,9 +75,16 @@ inline Plan no_steps(Header h) {
 // in on its side (plans_two_tree.cpp).
 void two_tree_step(const sim::StepPlan& plan, int64_t n, int64_t rank, bool reduces, int64_t i, Step& step);
 
-// The binomial broadcast's steps of one rank, every message carrying all
-// `blocks` blocks (bcast binomial; the second half of allreduce binary-tree).
-std::vector<Step> binomial_bcast_steps(const Rooted& ranks, int64_t blocks, int64_t rank);
+// The binomial broadcast's steps of one rank as rounds (plan::rounds), every
+// message carrying all `blocks` blocks (bcast binomial; the second half of
+// allreduce binary-tree).
+struct BinomialBcast {
+  BinomialBcast(const Rooted& ranks, int64_t blocks, int64_t rank);
+  int64_t rounds() const;
+  void operator()(int64_t i, Step& s) const;
+  Rooted ranks;
+  int64_t blocks, v;
+};
 
 // Builders, by collective and catalog name (checked arguments).
 Plan bcast_binomial(int64_t p, int64_t root, int64_t blocks);

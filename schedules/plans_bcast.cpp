@@ -64,18 +64,27 @@ StepSource tree_pipeline_source(const Rooted& ranks, const TreeNode& node, int64
 // binomial (bcast_binomial.cpp): receive the whole message from the parent
 // v − lowbit(v), then send it to v + d, largest subtree first
 // (binomial_tree.hpp's picture). Root: ⌈log2 p⌉ sends, ⌈log2 p⌉ rounds.
-std::vector<Step> binomial_bcast_steps(const Rooted& ranks, int64_t blocks, int64_t rank) {
-  const int64_t v = ranks.virt(rank);
-  std::vector<Step> steps;
-  if (v != 0) steps.push_back(recv_step(ranks.real(binomial_parent(v)), all_blocks(blocks)));
-  for (int64_t d = binomial_child_span(v, ranks.p) >> 1; d > 0; d >>= 1)
-    if (v + d < ranks.p) steps.push_back(send_step(ranks.real(v + d), all_blocks(blocks)));
-  return steps;
+// Round 0 is the receive, round i >= 1 the send to v + span/2^i.
+BinomialBcast::BinomialBcast(const Rooted& ranks_, int64_t blocks_, int64_t rank)
+    : ranks(ranks_), blocks(blocks_), v(ranks_.virt(rank)) {}
+
+int64_t BinomialBcast::rounds() const { return 1 + binomial_child_levels(v, ranks.p); }
+
+void BinomialBcast::operator()(int64_t i, Step& s) const {
+  if (i == 0) {
+    if (v != 0) set_recv(s, ranks.real(binomial_parent(v)), all_blocks(blocks));
+    return;
+  }
+  const int64_t d = binomial_child_span(v, ranks.p) >> i;
+  if (v + d < ranks.p) set_send(s, ranks.real(v + d), all_blocks(blocks));
 }
 
 Plan bcast_binomial(int64_t p, int64_t root, int64_t blocks) {
   const Rooted ranks{p, root};
-  return {bcast_header(p, root, blocks), [=](int64_t rank) { return binomial_bcast_steps(ranks, blocks, rank); }};
+  return streamed(bcast_header(p, root, blocks), [=](int64_t rank) {
+    const BinomialBcast bcast(ranks, blocks, rank);
+    return rounds(0, bcast.rounds(), bcast);
+  });
 }
 
 // linear-pipeline (bcast_linear_pipeline.cpp): the chain root → root + 1 →
@@ -130,8 +139,8 @@ Plan bcast_circulant(int64_t p, int64_t root, int64_t blocks) {
       const int k = static_cast<int>(i % q);
       const int64_t shift = q * (i / q) - x, sb = sendblock[k] + shift, rb = recvblock[k] + shift;
       const int64_t to = s.to(v, k), from = s.from(v, k);
-      if (to != 0 && sb >= 0) step = send_step(ranks.real(to), {std::min(sb, n - 1)});
-      if (v != 0 && rb >= 0) step = with_recv(std::move(step), ranks.real(from), {std::min(rb, n - 1)});
+      if (to != 0 && sb >= 0) set_send(step, ranks.real(to), block_run(std::min(sb, n - 1), 1));
+      if (v != 0 && rb >= 0) set_recv(step, ranks.real(from), block_run(std::min(rb, n - 1), 1));
     });
   });
 }

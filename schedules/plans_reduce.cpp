@@ -30,17 +30,22 @@ namespace {
 
 Header header(Collective c, int64_t p, int64_t root, int64_t blocks) { return {c, p, root, blocks, false}; }
 
-// binary_tree.cpp's tree_reduce on ranks 0 .. p − 1 (top 0): in step
-// d = 1, 2, 4, .. receive v + d's partial result and fold it in on the
-// right, smallest subtree first; then send to the parent v − lowbit(v).
+// binary_tree.cpp's tree_reduce on ranks 0 .. p − 1 (top 0): in round
+// i < lg span receive v + 2^i's partial result and fold it in on the
+// right, smallest subtree first; in round lg span send to the parent
+// v − lowbit(v).
 //   p = 4:   1 → 0,  3 → 2,  2 → 0      ⌈log2 p⌉ rounds
-std::vector<Step> tree_reduce_steps(int64_t p, int64_t blocks, int64_t v) {
-  std::vector<Step> steps;
-  for (int64_t d = 1; d < binomial_child_span(v, p); d <<= 1)
-    if (v + d < p) steps.push_back(recv_step(v + d, all_blocks(blocks), Combine::right));
-  if (v != 0) steps.push_back(send_step(binomial_parent(v), all_blocks(blocks)));
-  return steps;
-}
+struct TreeReduce {
+  int64_t p, blocks, v;
+  int64_t rounds() const { return 1 + binomial_child_levels(v, p); }
+  void operator()(int64_t i, Step& s) const {
+    if (i + 1 < rounds()) {
+      if (v + (int64_t{1} << i) < p) set_recv(s, v + (int64_t{1} << i), all_blocks(blocks), Combine::right);
+    } else if (v != 0) {
+      set_send(s, binomial_parent(v), all_blocks(blocks));
+    }
+  }
+};
 
 // recursive_doubling.cpp with reduction_phases.hpp's Fold (§2.5), restated
 // here because schedules/ cannot use sim/: p = p' + r, p' = 2^⌊log2 p⌋;
@@ -62,27 +67,36 @@ struct Fold {
 // The partner's vector folds in on the right if it comes from higher ranks.
 Combine fold_side(int64_t partner, int64_t rank) { return partner > rank ? Combine::right : Combine::left; }
 
-// Pre-step, then lg p' exchanges (MPI_Sendrecv) with v ^ d; allreduce
-// (unfold) ends with the survivor sending the result back to its partner.
+// lg p' for p' = f.pow2.
+int lg(const Fold& f) { return __builtin_ctzll(static_cast<uint64_t>(f.pow2)); }
+
+// Pre-step (round 0), then lg p' exchanges (MPI_Sendrecv) with v ^ 2^(i−1)
+// in rounds i = 1 .. lg p'; allreduce (unfold) ends with the survivor
+// sending the result back to its partner (round lg p' + 1).
 //   p = 6 (r = 2): 1 → 0, 3 → 2; exchanges among {0, 2, 4, 5} at
 //   distance 1, 2; allreduce: 0 → 1, 2 → 3.
-std::vector<Step> recursive_doubling_steps(const Fold& f, int64_t blocks, int64_t rank) {
-  std::vector<Step> steps;
-  const bool allreduce = f.root < 0;
+void recursive_doubling_round(const Fold& f, int64_t blocks, int64_t rank, int64_t i, Step& s) {
+  const bool allreduce = f.root < 0, last = i == lg(f) + 1;
   const int64_t partner = rank ^ 1;
   if (f.paired(rank) && !f.survives(rank)) {
-    steps.push_back(send_step(partner, all_blocks(blocks)));
-    if (allreduce) steps.push_back(recv_step(partner, all_blocks(blocks)));
-    return steps;
+    if (i == 0) set_send(s, partner, all_blocks(blocks));
+    if (last && allreduce) set_recv(s, partner, all_blocks(blocks));
+  } else if (i == 0) {
+    if (f.paired(rank)) set_recv(s, partner, all_blocks(blocks), fold_side(partner, rank));
+  } else if (!last) {
+    const int64_t peer = f.real(f.virt(rank) ^ (int64_t{1} << (i - 1)));
+    set_send(s, peer, all_blocks(blocks));
+    set_recv(s, peer, all_blocks(blocks), fold_side(peer, rank));
+  } else if (allreduce && f.paired(rank)) {
+    set_send(s, partner, all_blocks(blocks));
   }
-  if (f.paired(rank)) steps.push_back(recv_step(partner, all_blocks(blocks), fold_side(partner, rank)));
-  const int64_t v = f.virt(rank);
-  for (int64_t d = 1; d < f.pow2; d <<= 1) {
-    const int64_t peer = f.real(v ^ d);
-    steps.push_back(with_recv(send_step(peer, all_blocks(blocks)), peer, all_blocks(blocks), fold_side(peer, rank)));
-  }
-  if (allreduce && f.paired(rank)) steps.push_back(send_step(partner, all_blocks(blocks)));
-  return steps;
+}
+
+Plan recursive_doubling(Collective c, int64_t p, int64_t root, int64_t blocks) {
+  const Fold f(p, c == Collective::allreduce ? -1 : root);
+  return streamed(header(c, p, root, blocks), [=](int64_t rank) {
+    return rounds(0, lg(f) + 2, [=](int64_t i, Step& s) { recursive_doubling_round(f, blocks, rank, i, s); });
+  });
 }
 
 // ring.cpp's reduce-scatter (reduction_phases.cpp's ring_reduce_scatter),
@@ -117,73 +131,106 @@ Header commutative_header(Collective c, int64_t p, int64_t root, int64_t blocks)
 struct Range {
   int64_t lo, hi;
   BlockList blocks() const { return block_run(lo, hi - lo); }
+  int64_t mid() const { return (lo + hi) / 2; }
 };
 
-// halving_doubling.cpp's fold_halves on a paired rank (B = p'): the even one
-// keeps the first half [0, p'/2) and folds the odd one's in on the right,
-// the odd one the second half, on the left (one MPI_Sendrecv); then the
-// removed rank sends its half to the survivor.
-void fold_halves_steps(const Fold& f, int64_t rank, std::vector<Step>& steps) {
-  const bool even = rank % 2 == 0;
-  const int64_t partner = rank ^ 1, half = f.pow2 / 2;
-  const Range keep = even ? Range{0, half} : Range{half, f.pow2}, give = even ? Range{half, f.pow2} : Range{0, half};
-  steps.push_back(with_recv(send_step(partner, give.blocks()), partner, keep.blocks(), fold_side(partner, rank)));
-  steps.push_back(f.survives(rank) ? recv_step(partner, give.blocks()) : send_step(partner, keep.blocks()));
-}
+// halving_doubling.cpp for one rank (B = p'), by rounds:
+//   0, 1       fold_halves on a paired rank: the even one keeps the first
+//              half [0, p'/2) and folds the odd one's in on the right, the
+//              odd one the second half, on the left (one MPI_Sendrecv);
+//              then the removed rank sends its half to the survivor;
+//   2 + j      halving_reduce_scatter over the survivors (virtual rank v),
+//              j < lg p', d = 2^j: keep the lower half of the range where
+//              bit d of v is clear, exchange the other half with v ^ d and
+//              fold it in;
+//   2 + lg p' + j   the way back, d = p'/2^(j+1): doubling_allgather
+//              (allreduce) exchanges ranges with v ^ d; binomial_gather
+//              towards the root: the member whose bit d differs from the
+//              root's sends its range and stops, the other receives;
+//   3 + 2 lg p'     allreduce: the survivor sends the result to its partner.
+// Each round's range is worked out afresh from v: O(log p') a round.
+class HalvingDoubling {
+ public:
+  HalvingDoubling(const Fold& f, int64_t rank) : f_(f), rank_(rank), v_(f.virt(rank)), lg_(lg(f)) {}
+  int64_t rounds() const { return 3 + 2 * lg_; }
 
-// halving_reduce_scatter over the survivors (virtual rank v): in step
-// d = 1, 2, .., p'/2 keep the lower half of the range where bit d of v is
-// clear, exchange the other half with v ^ d and fold it in.
-Range halving_steps(const Fold& f, int64_t v, std::vector<Step>& steps) {
-  Range mine{0, f.pow2};
-  for (int64_t d = 1; d < f.pow2; d <<= 1) {
-    const int64_t mid = (mine.lo + mine.hi) / 2, peer = f.real(v ^ d);
-    const bool lower = (v & d) == 0;
-    const Range keep = lower ? Range{mine.lo, mid} : Range{mid, mine.hi};
-    const Range give = lower ? Range{mid, mine.hi} : Range{mine.lo, mid};
-    steps.push_back(with_recv(send_step(peer, give.blocks()), peer, keep.blocks(), lower ? Combine::right : Combine::left));
-    mine = keep;
+  void operator()(int64_t i, Step& s) const {
+    const bool survives = f_.survives(rank_);
+    if (i < 2) {
+      if (f_.paired(rank_)) fold_halves(i, s);
+    } else if (i < 2 + lg_) {
+      if (survives) halving(i - 2, s);
+    } else if (i < 2 + 2 * lg_) {
+      if (survives) doubling(i - 2 - lg_, s);
+    } else if (f_.root < 0 && f_.paired(rank_)) {
+      const int64_t partner = rank_ ^ 1;
+      if (survives) set_send(s, partner, all_blocks(f_.pow2));
+      else set_recv(s, partner, all_blocks(f_.pow2));
+    }
   }
-  return mine;
-}
 
-// The sibling range of `mine` (aligned at twice its size) and their union.
-Range sibling(Range mine) {
-  const int64_t s = mine.hi - mine.lo, other = mine.lo ^ s;
-  return {other, other + s};
-}
-Range joined(Range a, Range b) { return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)}; }
+ private:
+  void fold_halves(int64_t i, Step& s) const {
+    const bool even = rank_ % 2 == 0;
+    const int64_t partner = rank_ ^ 1, half = f_.pow2 / 2;
+    const Range first{0, half}, second{half, f_.pow2};
+    const Range keep = even ? first : second, give = even ? second : first;
+    if (i == 0) {
+      set_send(s, partner, give.blocks());
+      set_recv(s, partner, keep.blocks(), fold_side(partner, rank_));
+    } else if (f_.survives(rank_)) {
+      set_recv(s, partner, give.blocks());
+    } else {
+      set_send(s, partner, keep.blocks());
+    }
+  }
 
-// doubling_allgather (root_v < 0): in step d = p'/2, .., 1 exchange ranges
-// with v ^ d; binomial_gather towards root_v: the member whose bit d differs
-// from root_v's sends its range and stops, the other receives.
-void doubling_steps(const Fold& f, int64_t v, int64_t root_v, Range mine, std::vector<Step>& steps) {
-  for (int64_t d = f.pow2 / 2; d >= 1; d >>= 1) {
-    const int64_t peer = f.real(v ^ d);
-    const Range other = sibling(mine);
-    if (root_v >= 0 && ((v ^ root_v) & d)) return steps.push_back(send_step(peer, mine.blocks()));
-    steps.push_back(root_v >= 0 ? recv_step(peer, other.blocks())
-                                : with_recv(send_step(peer, mine.blocks()), peer, other.blocks()));
-    mine = joined(mine, other);
+  // The range v keeps after the first j halving steps.
+  Range halved(int64_t j) const {
+    Range mine{0, f_.pow2};
+    for (int64_t d = 1; d < (int64_t{1} << j); d <<= 1)
+      mine = (v_ & d) == 0 ? Range{mine.lo, mine.mid()} : Range{mine.mid(), mine.hi};
+    return mine;
   }
-}
 
-// halving_doubling.cpp for one rank: pre-step, reduce-scatter, then the
-// allgather and unfold (allreduce, f.root < 0) or the gather to the root.
-std::vector<Step> halving_doubling_steps(const Fold& f, int64_t rank) {
-  std::vector<Step> steps;
-  if (f.paired(rank)) fold_halves_steps(f, rank, steps);
-  const bool allreduce = f.root < 0;
-  if (f.survives(rank)) {
-    const int64_t v = f.virt(rank);
-    const Range mine = halving_steps(f, v, steps);
-    doubling_steps(f, v, allreduce ? -1 : f.virt(f.root), mine, steps);
+  void halving(int64_t j, Step& s) const {
+    const int64_t d = int64_t{1} << j, peer = f_.real(v_ ^ d);
+    const Range mine = halved(j);
+    const bool lower = (v_ & d) == 0;
+    const Range keep = lower ? Range{mine.lo, mine.mid()} : Range{mine.mid(), mine.hi};
+    const Range give = lower ? Range{mine.mid(), mine.hi} : Range{mine.lo, mine.mid()};
+    set_send(s, peer, give.blocks());
+    set_recv(s, peer, keep.blocks(), lower ? Combine::right : Combine::left);
   }
-  if (allreduce && f.paired(rank)) {
-    const int64_t partner = rank ^ 1;
-    steps.push_back(f.survives(rank) ? send_step(partner, all_blocks(f.pow2)) : recv_step(partner, all_blocks(f.pow2)));
+
+  // After j steps back up, v holds the aligned 2^j blocks around the one
+  // the halving left it; its sibling range is the peer's.
+  void doubling(int64_t j, Step& s) const {
+    const int64_t d = f_.pow2 >> (j + 1), peer = f_.real(v_ ^ d), size = int64_t{1} << j;
+    const int64_t lo = halved(lg_).lo & ~(size - 1);
+    const Range mine{lo, lo + size}, other{lo ^ size, (lo ^ size) + size};
+    if (f_.root < 0) {
+      set_send(s, peer, mine.blocks());
+      set_recv(s, peer, other.blocks());
+      return;
+    }
+    const int64_t differs = v_ ^ f_.virt(f_.root);
+    if (differs >= 2 * d) return;  // it sent its range at a larger d and stopped
+    if (differs & d) set_send(s, peer, mine.blocks());
+    else set_recv(s, peer, other.blocks());
   }
-  return steps;
+
+  Fold f_;
+  int64_t rank_, v_;
+  int lg_;
+};
+
+Plan halving_doubling(Collective c, int64_t p, int64_t root, int64_t blocks) {
+  const Fold f(p, c == Collective::allreduce ? -1 : root);
+  return streamed(header(c, p, root, blocks), [=](int64_t rank) {
+    const HalvingDoubling hd(f, rank);
+    return rounds(0, hd.rounds(), hd);
+  });
 }
 
 Value value_of(ScanValue v) {
@@ -205,25 +252,23 @@ Combine combine_of(ScanCombine c) {
 
 // The doubling scans of scan_doubling.cpp: one MPI_Sendrecv per round of
 // the scan_plans.hpp plan, W being acc and V the input. Idle rounds are no
-// step. O(log p) per rank. For exscan acc starts empty; for scan it starts
-// as the input, which is hillis-steele's W, and which an exclusive plan run
-// under scan (inclusive_doubling_scan) overwrites with its first receive:
-// every exclusive plan begins with the shift round, r − 1 → r, store.
+// step. O(log p) per rank, streamed. For exscan acc starts empty; for scan
+// it starts as the input, which is hillis-steele's W, and which an
+// exclusive plan run under scan (inclusive_doubling_scan) overwrites with
+// its first receive: every exclusive plan begins with the shift round,
+// r − 1 → r, store.
+void scan_step(const ScanAlgorithm& a, int64_t p, int64_t blocks, int64_t rank, int k, Step& step) {
+  const ScanRound rd = scan_round(a, p, rank, k);
+  if (rd.send_to >= 0) set_send(step, rd.send_to, all_blocks(blocks), value_of(rd.send));
+  if (rd.recv_from >= 0) set_recv(step, rd.recv_from, all_blocks(blocks), combine_of(rd.combine));
+}
+
 Plan doubling_scan(Collective c, const char* name, int64_t p, int64_t blocks) {
   const ScanAlgorithm& a = *find_scan_algorithm(name);
-  return {header(c, p, 0, blocks), [=, &a](int64_t rank) {
-            std::vector<Step> steps;
-            const int rounds = scan_rounds(a, p);
-            for (int k = 0; k < rounds; ++k) {
-              const ScanRound rd = scan_round(a, p, rank, k);
-              Step step;
-              if (rd.send_to >= 0) step = send_step(rd.send_to, all_blocks(blocks), value_of(rd.send));
-              if (rd.recv_from >= 0)
-                step = with_recv(std::move(step), rd.recv_from, all_blocks(blocks), combine_of(rd.combine));
-              if (step.send_to >= 0 || step.recv_from >= 0) steps.push_back(std::move(step));
-            }
-            return steps;
-          }};
+  return streamed(header(c, p, 0, blocks), [=, &a](int64_t rank) {
+    return rounds(0, scan_rounds(a, p),
+                  [=, &a](int64_t k, Step& step) { scan_step(a, p, blocks, rank, static_cast<int>(k), step); });
+  });
 }
 
 // An exclusive plan, then W = W ⊕ V (fold) on ranks r > 0: [0, r − 1]
@@ -234,50 +279,53 @@ Plan doubling_scan(Collective c, const char* name, int64_t p, int64_t blocks) {
 //   round 1: 0 → 2 V, 1 → 3 W ⊕ V = [0, 1], left: W_2 = [0, 1],
 //   W_3 = [0, 2]; then folds: W_1 = [0, 1], W_2 = [0, 2], W_3 = [0, 3].
 Plan inclusive_doubling_scan(const char* name, int64_t p, int64_t blocks) {
-  const Plan exclusive = doubling_scan(Collective::scan, name, p, blocks);
-  return {exclusive.header, [=](int64_t rank) {
-            std::vector<Step> steps = exclusive.steps(rank);
-            if (rank > 0) steps.push_back(fold_step(all_blocks(blocks)));
-            return steps;
-          }};
+  const ScanAlgorithm& a = *find_scan_algorithm(name);
+  const int exclusive_rounds = scan_rounds(a, p);
+  return streamed(header(Collective::scan, p, 0, blocks), [=, &a](int64_t rank) {
+    return rounds(0, exclusive_rounds + 1, [=, &a](int64_t k, Step& step) {
+      if (k < exclusive_rounds) scan_step(a, p, blocks, rank, static_cast<int>(k), step);
+      else if (rank > 0) step.fold_blocks = all_blocks(blocks);
+    });
+  });
 }
 
 }  // namespace
 
 // reduce binary-tree: the tree reduces to rank 0, which sends the result to
-// another root. This is what the MPI code runs for a non-commutative ⊕ (and
-// for any ⊕ at root 0); for a commutative ⊕ at another root it runs the tree
-// on ranks rotated to the root instead, one message fewer. The plan is the
-// order-keeping variant, right for every ⊕.
+// another root (one more round). This is what the MPI code runs for a
+// non-commutative ⊕ (and for any ⊕ at root 0); for a commutative ⊕ at
+// another root it runs the tree on ranks rotated to the root instead, one
+// message fewer. The plan is the order-keeping variant, right for every ⊕.
 Plan reduce_binary_tree(int64_t p, int64_t root, int64_t blocks) {
-  return {header(Collective::reduce, p, root, blocks), [=](int64_t rank) {
-            std::vector<Step> steps = tree_reduce_steps(p, blocks, rank);
-            if (root != 0 && rank == 0) steps.push_back(send_step(root, all_blocks(blocks)));
-            if (root != 0 && rank == root) steps.push_back(recv_step(0, all_blocks(blocks)));
-            return steps;
-          }};
+  return streamed(header(Collective::reduce, p, root, blocks), [=](int64_t rank) {
+    const TreeReduce tree{p, blocks, rank};
+    return rounds(0, tree.rounds() + 1, [=](int64_t i, Step& s) {
+      if (i < tree.rounds()) tree(i, s);
+      else if (root != 0 && rank == 0) set_send(s, root, all_blocks(blocks));
+      else if (root != 0 && rank == root) set_recv(s, 0, all_blocks(blocks));
+    });
+  });
 }
 
 // allreduce binary-tree: the tree reduction to 0, then the binomial
 // broadcast from 0: 2⌈log2 p⌉ rounds.
 Plan allreduce_binary_tree(int64_t p, int64_t, int64_t blocks) {
-  return {header(Collective::allreduce, p, 0, blocks), [=](int64_t rank) {
-            std::vector<Step> steps = tree_reduce_steps(p, blocks, rank);
-            for (Step& s : binomial_bcast_steps({p, 0}, blocks, rank)) steps.push_back(std::move(s));
-            return steps;
-          }};
+  return streamed(header(Collective::allreduce, p, 0, blocks), [=](int64_t rank) {
+    const TreeReduce up{p, blocks, rank};
+    const BinomialBcast down({p, 0}, blocks, rank);
+    return rounds(0, up.rounds() + down.rounds(), [=](int64_t i, Step& s) {
+      if (i < up.rounds()) up(i, s);
+      else down(i - up.rounds(), s);
+    });
+  });
 }
 
 Plan reduce_recursive_doubling(int64_t p, int64_t root, int64_t blocks) {
-  const Fold f(p, root);
-  return {header(Collective::reduce, p, root, blocks),
-          [=](int64_t rank) { return recursive_doubling_steps(f, blocks, rank); }};
+  return recursive_doubling(Collective::reduce, p, root, blocks);
 }
 
 Plan allreduce_recursive_doubling(int64_t p, int64_t, int64_t blocks) {
-  const Fold f(p, -1);
-  return {header(Collective::allreduce, p, 0, blocks),
-          [=](int64_t rank) { return recursive_doubling_steps(f, blocks, rank); }};
+  return recursive_doubling(Collective::allreduce, p, 0, blocks);
 }
 
 // ring (ring.cpp), commutative ⊕ only (see ring_reduce_scatter_step):
@@ -311,14 +359,11 @@ Plan allreduce_ring(int64_t p, int64_t, int64_t) {
 // result sent to the r removed ranks; reduce: a binomial gather to the
 // root, which the Fold keeps a survivor).
 Plan reduce_halving_doubling(int64_t p, int64_t root, int64_t blocks) {
-  const Fold f(p, root);
-  return {header(Collective::reduce, p, root, blocks), [=](int64_t rank) { return halving_doubling_steps(f, rank); }};
+  return halving_doubling(Collective::reduce, p, root, blocks);
 }
 
 Plan allreduce_halving_doubling(int64_t p, int64_t, int64_t blocks) {
-  const Fold f(p, -1);
-  return {header(Collective::allreduce, p, 0, blocks),
-          [=](int64_t rank) { return halving_doubling_steps(f, rank); }};
+  return halving_doubling(Collective::allreduce, p, 0, blocks);
 }
 
 Plan scan_hillis_steele(int64_t p, int64_t, int64_t blocks) {

@@ -17,9 +17,9 @@ namespace collsim::plan {
 void two_tree_step(const sim::StepPlan& plan, int64_t n, int64_t rank, bool reduces, int64_t i, Step& step) {
   const sim::StepEdge &to = plan.out[i & 1], &from = plan.in[i & 1];
   const int64_t sb = to.block(i, n), rb = from.block(i, n);
-  if (sb >= 0) step = send_step(to.peer, {sb});
+  if (sb >= 0) set_send(step, to.peer, block_run(sb, 1));
   const Combine combine = !reduces ? Combine::store : from.peer < rank ? Combine::left : Combine::right;
-  if (rb >= 0) step = with_recv(std::move(step), from.peer, {rb}, combine);
+  if (rb >= 0) set_recv(step, from.peer, block_run(rb, 1), combine);
 }
 
 // two-tree reduce (reduce_two_tree.cpp): the broadcast's steps mirrored in

@@ -95,14 +95,39 @@ StepPlan two_tree_reduce_plan(const TwoTree& tt, int64_t rank, int64_t n) {
   return plan;
 }
 
-int64_t two_tree_step_count(int64_t p, int64_t n) {
+namespace {
+
+// Per tree, its root's in-edge colour and the largest lag of its ranks,
+// which do not depend on n. They cost O(p), and the block policy asks for
+// the step count at some 70 values of n for one p (1.5 s at p = 2^20), so
+// the last p's are kept (per thread: SMPI ranks may be threads).
+struct TreeLags {
+  int64_t p = 0;
+  int root_color[2] = {};
+  int64_t most[2] = {};
+};
+
+const TreeLags& tree_lags(int64_t p) {
+  thread_local TreeLags last;
+  if (last.p == p) return last;
   const TwoTree tt(p, p - 1);
-  int64_t last = 0;
   for (int tree = 1; tree <= 2; ++tree) {
     const int64_t root = tt.tree_root(tree);
-    const int color = tt.log_color(tree, root);
-    const int64_t final_block = color == last_tree_color(p) ? n - 1 : n - 2;
-    if (final_block >= 0) last = std::max(last, final_block + max_lag(tt, tree, root, color, 0));
+    last.root_color[tree - 1] = tt.log_color(tree, root);
+    last.most[tree - 1] = max_lag(tt, tree, root, last.root_color[tree - 1], 0);
+  }
+  last.p = p;
+  return last;
+}
+
+}  // namespace
+
+int64_t two_tree_step_count(int64_t p, int64_t n) {
+  const TreeLags& lags = tree_lags(p);
+  int64_t last = 0;
+  for (int t = 0; t < 2; ++t) {
+    const int64_t final_block = lags.root_color[t] == last_tree_color(p) ? n - 1 : n - 2;
+    if (final_block >= 0) last = std::max(last, final_block + lags.most[t]);
   }
   return last + 1;
 }

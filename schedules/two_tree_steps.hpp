@@ -22,7 +22,8 @@
 // exact count costs O(p log p).
 //
 // Cost: O(log² p) per rank for a plan (a lag walks up a tree), no
-// allocation; two_tree_step_count visits all p ranks, O(p log p).
+// allocation; two_tree_step_count visits all p ranks, O(p log p), once per p
+// (per thread): it keeps the last p's lags.
 #pragma once
 
 #include <cstdint>
