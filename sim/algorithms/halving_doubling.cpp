@@ -24,6 +24,7 @@
 // (non-roots) and one message buffer each way.
 // Runs as its plan (schedules/plans_reduce.cpp) through the plan executor
 // (sim/rank/plan_executor.hpp); this file holds its cost model.
+#include "blocks.hpp"
 #include "reduction_phases.hpp"
 
 namespace collsim::sim {
@@ -32,11 +33,33 @@ using namespace phases;
 
 namespace {
 
-double scatter_model(const Net& net, int64_t p, int64_t bytes) {
-  const Fold f(p, -1);
-  const double m = static_cast<double>(bytes);
-  double t = f.r > 0 ? exchange(net, m / 2) + net.gamma * m / 2 + oneway(net, m / 2) : 0;
-  for (double b = m / 2; b * static_cast<double>(f.pow2) >= m; b /= 2) t += exchange(net, b) + net.gamma * b;
+// The plan cuts the vector into p' blocks of ceil(m/p') whole elements
+// (schedules/blocks.hpp), so the first blocks are the largest, and with
+// fewer elements than p' only the first ones hold data: the lowest ranges
+// then carry all of m through the first halving steps (at p = 2^20, 1 MiB
+// of doubles: 1 MiB in each of the first three). The models follow that
+// cut; where it is even (m a multiple of p' elements) they are seed 004's.
+struct Cut {
+  const Net& net;
+  int64_t bytes, blocks;
+  // Bytes of blocks [lo, hi).
+  double of(int64_t lo, int64_t hi) const {
+    return static_cast<double>(block_span(bytes, net.element, blocks, hi - 1).end -
+                               block_span(bytes, net.element, blocks, lo).begin);
+  }
+};
+
+// The reduce-scatter: the pre-step (the lower half out of the odd rank,
+// the upper half back), then the halving steps. In step j every range's
+// lower half is the largest message and virtual rank 0 receives it each
+// time, so the step maxima add up along one rank's path.
+double scatter_model(const Net& net, const Fold& f, const Cut& cut) {
+  double t = 0;
+  if (f.r > 0) {
+    const double lower = cut.of(0, f.pow2 / 2), upper = static_cast<double>(cut.bytes) - lower;
+    t += exchange(net, lower) + net.gamma * lower + oneway(net, upper);
+  }
+  for (int64_t half = f.pow2 / 2; half >= 1; half /= 2) t += exchange(net, cut.of(0, half)) + net.gamma * cut.of(0, half);
   return t;
 }
 
@@ -45,17 +68,20 @@ double scatter_model(const Net& net, int64_t p, int64_t bytes) {
 double model_allreduce_halving_doubling(const Net& net, int64_t p, int64_t bytes, int64_t) {
   if (bytes == 0 || p == 1) return 0;
   const Fold f(p, -1);
-  const double m = static_cast<double>(bytes);
-  double t = scatter_model(net, p, bytes) + (f.r > 0 ? oneway(net, m) : 0);
-  for (double b = m / static_cast<double>(f.pow2); b < m; b *= 2) t += exchange(net, b);
+  const Cut cut{net, bytes, f.pow2};
+  double t = scatter_model(net, f, cut) + (f.r > 0 ? oneway(net, static_cast<double>(bytes)) : 0);
+  for (int64_t size = 1; size < f.pow2; size *= 2) t += exchange(net, cut.of(0, size));
   return t;
 }
 
+// Root 0 holds block 0 after the halving and receives blocks [2^j, 2^j+1)
+// in gather step j.
 double model_reduce_halving_doubling(const Net& net, int64_t p, int64_t bytes, int64_t) {
   if (bytes == 0 || p == 1) return 0;
-  const double m = static_cast<double>(bytes);
-  double t = scatter_model(net, p, bytes);
-  for (double b = m / static_cast<double>(Fold(p, -1).pow2); b < m; b *= 2) t += oneway(net, b);
+  const Fold f(p, -1);
+  const Cut cut{net, bytes, f.pow2};
+  double t = scatter_model(net, f, cut);
+  for (int64_t size = 1; size < f.pow2; size *= 2) t += oneway(net, cut.of(size, 2 * size));
   return t;
 }
 

@@ -52,6 +52,7 @@ struct Net {
   double gamma;     // seconds per byte of ⊕
   bool full_duplex = true;
   int64_t envelope = 16;
+  int64_t element = 1;  // bytes of one element: plans cut blocks of whole elements
   double message(int64_t bytes) const { return alpha + static_cast<double>(bytes + envelope) * beta; }
 };
 

@@ -52,10 +52,10 @@ engine::LogGOPS loggops(const Net& net, const EngineRules& rules) {
 
 // The plan's time under `rules`: the smpi rules on the harness's blocks,
 // the loggopsim rules on the GOAL export's.
-engine::Result evaluate(const plan::Plan& pl, int64_t bytes, int64_t element, const Net& net,
+engine::Result evaluate(const plan::Plan& pl, int64_t bytes, const Net& net,
                         const EngineRules& rules, bool per_rank) {
   if (rules.set == EngineRules::Set::smpi)
-    return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, element),
+    return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element),
                             engine::Network{net.alpha, net.beta, net.gamma, net.envelope}, per_rank);
   return engine::evaluate(pl, engine::goal_blocks(pl.header, bytes), loggops(net, rules), per_rank);
 }
@@ -102,13 +102,13 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
     std::ifstream in(f.path);
     candidates.push_back({plan_row_name(f.path), nullptr, plan::read_plan(in)});
   }
-  const Net net = engine_net(req, rules);
+  Net net = engine_net(req, rules);
+  net.element = element_bytes(c, req.op);
   if (smpi_rules && !net.full_duplex)
     throw std::invalid_argument("the smpi rules model full-duplex links only; use --engine smpi or --rules loggopsim");
   const bool segmented = plan::per_segment(c);
   if (segmented && req.layout != Layout::even)
     throw std::invalid_argument("the engine cuts reduce_scatter and allgatherv data evenly; --layout even, or --engine smpi");
-  const int64_t element = element_bytes(c, req.op);
   std::vector<Row> rows;
   std::string per_rank = kPerRankHeader;
   for (const Candidate& cand : candidates) {
@@ -119,7 +119,7 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
         const plan::PlanAlgorithm* pa = cand.row ? &plan::find_plan_algorithm(c, cand.name) : nullptr;
         const int64_t blocks = pa ? plan_blocks(*cand.row, *pa, req, net, bytes) : cand.file_plan.header.blocks;
         const plan::Plan pl = pa ? plan::build_plan(c, cand.name, req.p, root, blocks) : cand.file_plan;
-        const engine::Result res = evaluate(pl, bytes, element, net, rules, !per_rank_csv.empty());
+        const engine::Result res = evaluate(pl, bytes, net, rules, !per_rank_csv.empty());
         Row row{collective_name(c), cand.name, req.p, bytes, blocks, res.time * 1e6, std::nullopt, root, 1,
                 reduces(c) ? operator_name(req.op) : "", segmented ? "even" : "", true, 0, {}, {}, {},
                 smpi_rules ? "loggp" : "loggopsim"};

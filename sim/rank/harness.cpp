@@ -107,6 +107,7 @@ Options parse(int argc, char** argv, int p) {
   }
   for (const auto& path : a.plan_files) o.candidates.push_back(plan_candidate(path, a, p));
   const int64_t elem = element_bytes(a.collective, a.op);
+  o.args.net.element = elem;
   for (int64_t s : a.sizes)
     if (s < 0 || s > std::numeric_limits<int>::max() || s % elem != 0)
       throw std::invalid_argument("size " + std::to_string(s) + " out of range or no multiple of " + std::to_string(elem));
