@@ -1,6 +1,7 @@
 #include "loggp.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -206,12 +207,39 @@ class Evaluator {
 
 }  // namespace
 
+int64_t SteppedSegments::run_bytes(const plan::BlockList::Run& run) const {
+  const int64_t u = run.first % per, lo = run.first / per,
+                hi = lo + run.count;  // segments [lo, hi)
+  const int64_t bounds[4] = {0, edge[0], edge[1], std::numeric_limits<int64_t>::max()};
+  int64_t total = 0;
+  for (int i = 0; i < 3; ++i) {
+    const int64_t overlap = std::min(hi, bounds[i + 1]) - std::max(lo, bounds[i]);
+    if (overlap > 0) total += overlap * sim::block_span(len[i], per, u).count();
+  }
+  return total * unit;
+}
+
+int64_t BlockBytes::run_bytes(const plan::BlockList::Run& run) const {
+  if (run.stride == 1) return (*this)(run.last()).end - (*this)(run.first).begin;
+  if (stepped_ && run.stride == stepped_->per) return stepped_->run_bytes(run);
+  int64_t total = 0;
+  for (int64_t b = run.first; b <= run.last(); b += run.stride) total += (*this)(b).count();
+  return total;
+}
+
 BlockBytes BlockBytes::units(const plan::Header& h, int64_t units, int64_t unit) {
-  if (h.segments != 1)
-    return BlockBytes([h, units, unit](int64_t b) {
-      const sim::Span s = plan::block_units(h, units, b);
-      return sim::Span{s.begin * unit, s.end * unit};
-    });
+  if (h.segments != 1) {
+    // block_span's ceil cut of the units into h.segments: `full` segments
+    // of ⌈units/K⌉, one of the rest, then empty ones.
+    const int64_t size = (units + h.segments - 1) / h.segments, full = size == 0 ? 0 : units / size;
+    const SteppedSegments stepped{h.blocks / h.segments, unit, {full, full + 1}, {size, units - full * size, 0}};
+    return BlockBytes(
+        [h, units, unit](int64_t b) {
+          const sim::Span s = plan::block_units(h, units, b);
+          return sim::Span{s.begin * unit, s.end * unit};
+        },
+        stepped);
+  }
   BlockBytes flat;
   flat.size_ = (units + h.blocks - 1) / h.blocks;
   flat.units_ = units;
@@ -224,17 +252,20 @@ BlockBytes even_blocks(const plan::Header& h, int64_t bytes, int64_t element) {
   if (!plan::per_segment(h.collective)) return BlockBytes::units(h, units, element);
   // The harness's even layout: the first units mod p ranks one unit more.
   const int64_t p = h.p, n = plan::segment_blocks(h);
-  return BlockBytes([=](int64_t b) {
-    const int64_t owner = b / n, share = units / p + (owner < units % p ? 1 : 0);
-    const int64_t first = owner * (units / p) + std::min(owner, units % p);
-    const sim::Span s = sim::block_span(share, n, b % n);
-    return sim::Span{(first + s.begin) * element, (first + s.end) * element};
-  });
+  const SteppedSegments stepped{n, element, {units % p, p}, {units / p + 1, units / p, 0}};
+  return BlockBytes(
+      [=](int64_t b) {
+        const int64_t owner = b / n, share = units / p + (owner < units % p ? 1 : 0);
+        const int64_t first = owner * (units / p) + std::min(owner, units % p);
+        const sim::Span s = sim::block_span(share, n, b % n);
+        return sim::Span{(first + s.begin) * element, (first + s.end) * element};
+      },
+      stepped);
 }
 
 int64_t list_bytes(const BlockBytes& spans, const plan::BlockList& blocks) {
   int64_t total = 0;
-  for (const plan::BlockList::Run& run : blocks.runs()) total += run_bytes(spans, run);
+  for (const plan::BlockList::Run& run : blocks.runs()) total += spans.run_bytes(run);
   return total;
 }
 

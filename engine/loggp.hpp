@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -54,6 +55,20 @@ struct Result {
   int64_t messages = 0;
 };
 
+// Segment lengths (in units) as a step function of the segment: `len[0]`
+// for segments [0, edge[0]), len[1] for [edge[0], edge[1]), len[2] beyond,
+// `per` blocks to a segment. Both even cuts are of this form: ceil-sized
+// segments (full ones, one partial, empty ones) and the harness's even
+// counts (units/p + 1 for the first units mod p ranks, then units/p). A
+// strided run of stride `per`, block u of consecutive segments, then costs
+// three products, not one lookup per segment.
+struct SteppedSegments {
+  int64_t per = 1, unit = 1;
+  int64_t edge[2] = {0, 0};
+  int64_t len[3] = {0, 0, 0};
+  int64_t run_bytes(const plan::BlockList::Run& run) const;
+};
+
 // Where block b lies in the full vector, bytes [begin, end) (the data cut
 // as the plan says: plan::block_units on whole elements of `element` bytes;
 // per-segment collectives by the harness's even counts). Blocks in
@@ -66,7 +81,8 @@ class BlockBytes {
  public:
   // Any layout: per-segment counts, nested segments, a test's own sizes.
   template <class Spans, class = std::enable_if_t<!std::is_same_v<std::decay_t<Spans>, BlockBytes>>>
-  BlockBytes(Spans spans) : spans_(std::move(spans)) {}  // NOLINT: a lambda converts
+  BlockBytes(Spans spans, std::optional<SteppedSegments> stepped = std::nullopt)  // NOLINT: a lambda converts
+      : spans_(std::move(spans)), stepped_(stepped) {}
   // plan::block_units's cut of `units` units of `unit` bytes into h's blocks
   // (the flat cut where h.segments = 1).
   static BlockBytes units(const plan::Header& h, int64_t units, int64_t unit);
@@ -75,16 +91,18 @@ class BlockBytes {
     if (spans_) return spans_(block);
     return {unit_ * std::min(block * size_, units_), unit_ * std::min((block + 1) * size_, units_)};
   }
+  // The bytes of a run: contiguous blocks are one span; a strided one is
+  // counted in closed form where the segments are stepped and the stride is
+  // their block count, else block by block.
+  int64_t run_bytes(const plan::BlockList::Run& run) const;
 
  private:
   BlockBytes() = default;
   std::function<sim::Span(int64_t block)> spans_;  // empty: the flat cut
-  int64_t size_ = 0, units_ = 0, unit_ = 1;        // ⌈units/B⌉, units, bytes a unit
+  std::optional<SteppedSegments> stepped_;
+  int64_t size_ = 0, units_ = 0, unit_ = 1;  // ⌈units/B⌉, units, bytes a unit
 };
 BlockBytes even_blocks(const plan::Header& h, int64_t bytes, int64_t element);
-inline int64_t run_bytes(const BlockBytes& spans, const plan::BlockList::Run& run) {
-  return spans(run.first + run.count - 1).end - spans(run.first).begin;
-}
 int64_t list_bytes(const BlockBytes& spans, const plan::BlockList& blocks);
 
 // Throws std::invalid_argument on a plan that cannot run to its end

@@ -4,13 +4,14 @@
 
 namespace collsim::sim {
 
-CirculantPlan::CirculantPlan(const CirculantSchedule& s, int64_t v, int64_t n) : s_(&s), v_(v), n_(n) {
+CirculantPlan::CirculantPlan(const CirculantSchedule& s, int64_t v, int64_t n, bool sends) : s_(&s), v_(v), n_(n) {
   const int q = s.q();
   x_ = algorithm1_first_round(q, n);
   if (q == 0) return;
   s.recv(v, recv_);
-  s.send(v, send_);
   my_last_ = v == 0 ? -1 : first_last(recv_);
+  if (!sends) return;
+  s.send(v, send_);
   for (int k = 0; k < q; ++k) {
     const int64_t t = s.to(v, k);
     int theirs[kMaxRounds];

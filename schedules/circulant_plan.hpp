@@ -29,7 +29,10 @@ namespace collsim::sim {
 class CirculantPlan {
  public:
   // v: the rank's number relative to the root (virtual_rank); n >= 1 blocks.
-  CirculantPlan(const CirculantSchedule& s, int64_t v, int64_t n);
+  // Without `sends`, only recv_block may be asked: one receive schedule
+  // instead of q + 1 (the all-to-all table gets a round's senders from its
+  // receivers, Condition 2).
+  CirculantPlan(const CirculantSchedule& s, int64_t v, int64_t n, bool sends = true);
 
   int64_t first() const { return x_; }
   int64_t end() const { return x_ + n_ - 1 + s_->q(); }

@@ -1,5 +1,6 @@
 #include "plan.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <istream>
 #include <map>
@@ -136,19 +137,23 @@ void BlockList::spill(Run run) {
   spilled_.push_back(run);
 }
 
+// Block by block: one list may hold as a strided run what the other holds
+// as single blocks (a plan file lists strided runs block by block).
 bool operator==(const BlockList& x, const BlockList& y) {
-  const BlockList::Runs a = x.runs(), b = y.runs();
-  if (x.size_ != y.size_ || a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (a[i].first != b[i].first || a[i].count != b[i].count) return false;
-  return true;
+  return x.size_ == y.size_ && std::equal(x.begin(), x.end(), y.begin());
 }
 
 std::string to_string(const BlockList& blocks) {
   std::string text;
+  auto add = [&text](int64_t first, int64_t last) {
+    text += (text.empty() ? "" : ",") + std::to_string(first);
+    if (last > first) text += "-" + std::to_string(last);
+  };
   for (const BlockList::Run& run : blocks.runs()) {
-    text += (text.empty() ? "" : ",") + std::to_string(run.first);
-    if (run.count > 1) text += "-" + std::to_string(run.first + run.count - 1);
+    if (run.stride == 1)
+      add(run.first, run.last());
+    else
+      for (int64_t b = run.first; b <= run.last(); b += run.stride) add(b, b);
   }
   return text;
 }

@@ -68,14 +68,21 @@ enum class Combine { store, left, right };
 
 // A step's blocks in the order listed, held as runs of consecutive blocks:
 // a halving step's p/2 blocks are one run, so a rank's steps cost memory by
-// runs, not by blocks (SMPI holds 16,384 ranks' plans at once). Iterating
-// gives the block numbers one by one. The first run lives inline (most
-// steps list one run), so such a step allocates nothing.
+// runs, not by blocks (SMPI holds 16,384 ranks' plans at once). A run may
+// also step by a stride (push_strided): block u of each of the segments
+// j0 .. j1 of a nested cut, j·n + u, is one run of stride n, which keeps a
+// circulant allreduce round (block u_v of every root, in a few runs of v)
+// at O(runs), not O(p). Iterating gives the block numbers one by one. The
+// first run lives inline (most steps list one run), so such a step
+// allocates nothing.
 //   {4, 5, 6, 0, 2, 3}  ->  runs (4, 3) (0, 1) (2, 2)
+//   push_strided(1, 3, 4) ->  run (1, 3, stride 4): blocks 1, 5, 9
 class BlockList {
  public:
   struct Run {
     int64_t first, count;
+    int64_t stride = 1;  // > 1 only where count > 1
+    int64_t last() const { return first + (count - 1) * stride; }
   };
   // The runs in order, as a range.
   struct Runs {
@@ -100,17 +107,22 @@ class BlockList {
   void push_back(int64_t block) { push_run(block, 1); }
   // Inline, as the step sources that feed the engine list a block or a run
   // a step.
-  void push_run(int64_t first, int64_t count) {
+  void push_run(int64_t first, int64_t count) { push_strided(first, count, 1); }
+  // Blocks first, first + stride, .., count of them (stride >= 1).
+  void push_strided(int64_t first, int64_t count, int64_t stride) {
     if (count <= 0) return;
+    if (count == 1) stride = 1;
     if (size_ == 0) {
-      inline_ = {first, count};
+      inline_ = {first, count, stride};
       size_ = count;
       return;
     }
     Run& last = spilled_.empty() ? inline_ : spilled_.back();
     size_ += count;
-    if (last.first + last.count == first) last.count += count;
-    else spill({first, count});
+    if (last.stride == stride && last.first + last.count * stride == first)
+      last.count += count;
+    else
+      spill({first, count, stride});
   }
   // No blocks; spilled storage is kept for the next list.
   void clear() {
@@ -133,7 +145,7 @@ class BlockList {
     using pointer = const int64_t*;
     using reference = int64_t;
     const_iterator(const Run* run, int64_t offset) : run_(run), offset_(offset) {}
-    int64_t operator*() const { return run_->first + offset_; }
+    int64_t operator*() const { return run_->first + offset_ * run_->stride; }
     const_iterator& operator++() {
       if (++offset_ == run_->count) ++run_, offset_ = 0;
       return *this;
@@ -152,7 +164,8 @@ class BlockList {
   friend bool operator!=(const BlockList& x, const BlockList& y) { return !(x == y); }
 
  private:
-  // No two neighbouring runs continue each other. One run: inline_;
+  // No two neighbouring runs of one stride continue each other (so lists
+  // built alike compare equal run by run). One run: inline_;
   // more: all of them in spilled_.
   Run inline_{0, 0};
   std::vector<Run> spilled_;

@@ -45,30 +45,32 @@ Header circulant_header(Collective c, int64_t p, int64_t root, int64_t blocks) {
   return h;
 }
 
-// One virtual rank's move in a round: v sends (or receives) block u of
-// its broadcast.
-struct Move {
-  int64_t v, u;
+// Virtual ranks v_first .. v_last, which all move block u of their
+// broadcast in a round. A round's moves fall into few such runs (at most 8
+// per round for n = 4 at p = 2^20, 64 for n = 7 at p = 10^5: measured), so
+// a rank's step is made in O(runs), not O(p).
+struct MoveRun {
+  int64_t v_first, v_last, u;
 };
 
 // circulant_all's rounds: rank r plays, for root j, virtual rank
 // v = (r − j) mod p of the same broadcast, so one read-only table of every
-// virtual rank's moves per round serves all ranks: O(p(n + q)) memory at
-// most, shared by all plans built for (p, n) at once (all_rounds()).
+// virtual rank's moves per round serves all ranks, shared by all plans
+// built for (p, n) at once (all_rounds()). Building it takes one receive
+// schedule per virtual rank; the senders follow from the receivers.
 class AllRounds {
  public:
   AllRounds(int64_t p, int64_t n) : s_(p), p_(p), n_(n) {
     if (s_.q() == 0) return;
     for (int64_t v = 0; v < p; ++v) {
-      const sim::CirculantPlan plan(s_, v, n);
+      const sim::CirculantPlan plan(s_, v, n, false);
       first_ = plan.first();
-      sends_.resize(static_cast<size_t>(plan.end() - first_));
-      recvs_.resize(sends_.size());
-      for (int64_t i = first_; i < plan.end(); ++i) {
-        if (plan.send_block(i) >= 0) sends_[at(i)].push_back({v, plan.send_block(i)});
-        if (plan.recv_block(i) >= 0) recvs_[at(i)].push_back({v, plan.recv_block(i)});
-      }
+      recvs_.resize(static_cast<size_t>(plan.end() - first_));
+      for (int64_t i = first_; i < plan.end(); ++i) add(recvs_[at(i)], v, plan.recv_block(i));
     }
+    sends_.resize(recvs_.size());
+    for (int64_t i = first_; i < first_ + rounds(); ++i)
+      sends_[at(i)] = senders(recvs_[at(i)], s_.skip(static_cast<int>(i % s_.q())));
   }
 
   int64_t p() const { return p_; }
@@ -84,7 +86,7 @@ class AllRounds {
     const int64_t i = reversed ? first_ + rounds() - 1 - step : first_ + step;
     const int k = static_cast<int>(i % s_.q());
     int64_t to = s_.to(r, k), from = s_.from(r, k);
-    const std::vector<Move>*sent = &sends_[at(i)], *got = &recvs_[at(i)];
+    const std::vector<MoveRun>*sent = &sends_[at(i)], *got = &recvs_[at(i)];
     if (reversed) std::swap(sent, got), std::swap(to, from);
     BlockList sent_blocks = blocks(*sent, r), got_blocks = blocks(*got, r);
     if (!sent_blocks.empty()) out = send_step(to, std::move(sent_blocks));
@@ -95,21 +97,64 @@ class AllRounds {
  private:
   size_t at(int64_t i) const { return static_cast<size_t>(i - first_); }
 
+  // Appends v's move of block u (none if u < 0) to a round's runs.
+  static void add(std::vector<MoveRun>& runs, int64_t v, int64_t u) {
+    if (u < 0) return;
+    if (!runs.empty() && runs.back().v_last == v - 1 && runs.back().u == u)
+      runs.back().v_last = v;
+    else
+      runs.push_back({v, v, u});
+  }
+
+  // A round's senders: v sends to v + skip what v + skip receives
+  // (Condition 2: sendblock[k]_v = recvblock[k]_(v + skip), and CirculantPlan
+  // drops a send exactly where its receiver drops the receipt), so the
+  // receivers' runs shifted down by skip (mod p), re-sorted by v.
+  std::vector<MoveRun> senders(const std::vector<MoveRun>& receivers, int64_t skip) const {
+    std::vector<MoveRun> pieces;
+    for (const MoveRun& run : receivers) {
+      const int64_t first = run.v_first - skip,
+                    last = run.v_last - skip;  // in (−p, p)
+      if (first >= 0 || last < 0)
+        pieces.push_back({first < 0 ? first + p_ : first, last < 0 ? last + p_ : last, run.u});
+      else
+        pieces.push_back({first + p_, p_ - 1, run.u}), pieces.push_back({0, last, run.u});
+    }
+    std::sort(pieces.begin(), pieces.end(), [](const MoveRun& a, const MoveRun& b) { return a.v_first < b.v_first; });
+    std::vector<MoveRun> runs;
+    for (const MoveRun& piece : pieces) {
+      if (!runs.empty() && runs.back().v_last + 1 == piece.v_first && runs.back().u == piece.u)
+        runs.back().v_last = piece.v_last;
+      else
+        runs.push_back(piece);
+    }
+    return runs;
+  }
+
   // Rank r's blocks j·n + u of one round in root order j = 0 .. p − 1 (the
   // order of the vector's segments), u being what virtual rank (r − j) mod p
-  // moves: v = r, r − 1, .., 0, then p − 1, .., r + 1 of `moves`, which are
-  // sorted by v.
-  BlockList blocks(const std::vector<Move>& moves, int64_t r) const {
+  // moves: v = r, r − 1, .., 0 (j = 0 .. r), then p − 1, .., r + 1 (j = r + 1
+  // .. p − 1). A run of v is a run of roots, blocks of stride n.
+  //   p = 8, n = 2, runs {v 0..2 u 1}, {v 5..6 u 0}, r = 1: v = 1, 0 give
+  //   j = 0, 1 (blocks 1, 3: one run of stride 2); v = 6, 5 give j = 3, 4
+  //   (blocks 6, 8); v = 2 gives j = 7 (block 15).
+  BlockList blocks(const std::vector<MoveRun>& runs, int64_t r) const {
     BlockList list;
-    const auto split = std::upper_bound(moves.begin(), moves.end(), r, [](int64_t x, const Move& m) { return x < m.v; });
-    for (auto it = split; it != moves.begin();) --it, list.push_back((r - it->v) * n_ + it->u);
-    for (auto it = moves.end(); it != split;) --it, list.push_back((r - it->v + p_) * n_ + it->u);
+    for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
+      const int64_t v_high = std::min(it->v_last, r);
+      if (v_high >= it->v_first) list.push_strided((r - v_high) * n_ + it->u, v_high - it->v_first + 1, n_);
+    }
+    for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
+      const int64_t v_low = std::max(it->v_first, r + 1);
+      if (v_low <= it->v_last) list.push_strided((r - it->v_last + p_) * n_ + it->u, it->v_last - v_low + 1, n_);
+    }
     return list;
   }
 
   CirculantSchedule s_;
   int64_t p_, n_, first_ = 0;
-  std::vector<std::vector<Move>> sends_, recvs_;  // [i − first]: by increasing v
+  std::vector<std::vector<MoveRun>> sends_,
+      recvs_;  // [i − first]: by increasing v
 };
 
 // The table for (p, n), built by the first plan that asks and shared while

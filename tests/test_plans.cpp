@@ -414,6 +414,27 @@ TEST(PlanText, WrittenAndReadBackGivesTheSameSteps) {
   }
 }
 
+// A strided run (block u of consecutive segments, j·n + u) is one run
+// however many segments it spans; it continues where the next block is one
+// stride on, iterates and prints block by block, and equals the same
+// blocks listed one by one.
+TEST(PlanBlockList, StridedRunsHoldBlockUOfConsecutiveSegments) {
+  plan::BlockList list;
+  list.push_strided(1, 3, 4);   // 1, 5, 9
+  list.push_strided(13, 2, 4);  // continues: 13, 17
+  list.push_strided(2, 1, 4);   // one block: a plain run
+  list.push_run(3, 2);          // joins it: 2, 3, 4
+  ASSERT_EQ(list.runs().size(), 2u);
+  EXPECT_EQ(list.runs()[0].count, 5);
+  EXPECT_EQ(list.runs()[0].stride, 4);
+  EXPECT_EQ(list.runs()[0].last(), 17);
+  EXPECT_EQ(list.runs()[1].stride, 1);
+  EXPECT_EQ(std::vector<int64_t>(list.begin(), list.end()), (std::vector<int64_t>{1, 5, 9, 13, 17, 2, 3, 4}));
+  EXPECT_EQ(plan::to_string(list), "1,5,9,13,17,2-4");
+  EXPECT_EQ(list, (plan::BlockList{1, 5, 9, 13, 17, 2, 3, 4}));
+  EXPECT_NE(list, (plan::BlockList{1, 5, 9, 13, 17, 2, 3, 5}));
+}
+
 // A step's block list keeps the listed order in runs: consecutive blocks
 // join, a step back or a gap starts a new run, and equality is by blocks.
 TEST(PlanBlockList, RunsKeepOrderAndJoinNeighbours) {

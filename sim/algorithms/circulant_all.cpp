@@ -210,33 +210,36 @@ void circulant_reduce_scatter(const CollArgs& a, char* acc, const Segments& seg)
 double circulant_all_model(const Net& net, int64_t p, int64_t bytes, int64_t blocks, bool reduces) {
   const CirculantSchedule s(p);
   if (s.q() == 0 || bytes == 0) return 0;
-  const int64_t b = ((bytes + p - 1) / p + blocks - 1) / blocks;
-  // c_i from one broadcast's plans (every rank moves the same number).
-  std::vector<CirculantPlan> plans;
-  plans.reserve(static_cast<size_t>(p));
-  for (int64_t v = 0; v < p; ++v) plans.emplace_back(s, v, blocks);
+  // The largest block: of a segment of ⌈units/p⌉ whole elements.
+  const int64_t units = bytes / net.element, b = ((units + p - 1) / p + blocks - 1) / blocks * net.element;
   const double fbeta = net.full_duplex ? 1.0 : 2.0;
   auto round = [&](int64_t c) {
     const double vol = static_cast<double>(c * b);
     return net.alpha + fbeta * (vol + static_cast<double>(net.envelope)) * net.beta + (reduces ? net.gamma * vol : 0);
   };
-  // From round 2q on every non-root receives a block u ≥ q − x > 0, real
-  // until the capped tail (u ≥ n − 1 needs i ≥ n + x − q): c_i = p − 1 there,
-  // so only the first and last rounds are counted (the model stays O(pq²)
-  // for any n, which the block policy's search needs).
-  const int64_t first = plans[0].first(), end = plans[0].end();
+  // c_i, the receipts of round i over one broadcast's virtual ranks (every
+  // rank moves the same number). From round 2q on every non-root receives
+  // a block u ≥ q − x > 0, real until the capped tail (u ≥ n − 1 needs
+  // i ≥ n + x − q): c_i = p − 1 there, so only the first and last rounds
+  // are counted, virtual rank by virtual rank (O(pq²) time for any n, which
+  // the block policy's search needs, and O(q) memory).
+  const CirculantPlan root_plan(s, 0, blocks);
+  const int64_t first = root_plan.first(), end = root_plan.end();
   const int64_t steady_from = 2 * s.q(), steady_to = blocks + first - s.q();
-  double t = 0;
-  for (int64_t i = first; i < end; ++i) {
-    if (i == steady_from && steady_to > steady_from) {
-      t += static_cast<double>(steady_to - steady_from) * round(p - 1);
-      i = steady_to - 1;
-      continue;
-    }
-    int64_t c = 0;
-    for (const CirculantPlan& pl : plans) c += pl.recv_block(i) >= 0;
-    t += round(c);
+  const bool steady = steady_to > steady_from;
+  // The counted rounds: [first, end) without [steady_from, steady_to).
+  const int64_t gap_from = steady ? steady_from : end, gap_to = steady ? steady_to : end;
+  auto each_counted = [&](auto&& f) {
+    for (int64_t i = first; i < std::min(gap_from, end); ++i) f(i);
+    for (int64_t i = std::max(gap_to, first); i < end; ++i) f(i);
+  };
+  std::vector<int64_t> receipts(static_cast<size_t>(end - first), 0);
+  for (int64_t v = 1; v < p; ++v) {
+    const CirculantPlan plan(s, v, blocks, false);
+    each_counted([&](int64_t i) { receipts[static_cast<size_t>(i - first)] += plan.recv_block(i) >= 0; });
   }
+  double t = steady ? static_cast<double>(steady_to - steady_from) * round(p - 1) : 0;
+  each_counted([&](int64_t i) { t += round(receipts[static_cast<size_t>(i - first)]); });
   return t;
 }
 

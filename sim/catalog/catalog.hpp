@@ -59,11 +59,12 @@ struct Net {
 // Limits, as bit flags.
 enum Limit : unsigned {
   kNone = 0,
-  kBlocks = 1u << 0,        // pipelined: takes a block count n (--blocks)
-  kCommutative = 1u << 1,   // needs a commutative ⊕: wrong results with matmul
-  kSmpiBuiltin = 1u << 2,   // a SimGrid built-in, selected by --cfg=smpi/<collective>:<name>
-  kExactModel = 1u << 3,    // the model equals the simulation on full-duplex alphabeta
-  kPlan = 1u << 4,          // runs its plan (schedules/plan_builders.hpp) through the plan executor
+  kBlocks = 1u << 0,       // pipelined: takes a block count n (--blocks)
+  kCommutative = 1u << 1,  // needs a commutative ⊕: wrong results with matmul
+  kSmpiBuiltin = 1u << 2,  // a SimGrid built-in, selected by --cfg=smpi/<collective>:<name>
+  kExactModel = 1u << 3,   // the model equals the simulation on full-duplex alphabeta
+  kPlan = 1u << 4,         // runs its plan (schedules/plan_builders.hpp) through the plan executor
+  kSegments = 1u << 5,     // cuts each of p segments (not the whole vector) into its n blocks
 };
 
 struct Algorithm {

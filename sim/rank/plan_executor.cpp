@@ -130,9 +130,6 @@ class Executor {
   // round up to p).
   bool by_runs() const { return (!plan::per_segment(collective()) || packed_) && !tracks_holdings(); }
   bool tracks_holdings() const { return plan::starts_empty(collective()) && reduces(collective()); }
-  Span run_span(const plan::BlockList::Run& run) const {
-    return {span(run.first).begin, span(run.first + run.count - 1).end};
-  }
 
   // A list's blocks in order, joined into pieces of consecutive blocks that
   // are contiguous in the vector and agree on whether this rank holds them
@@ -165,12 +162,13 @@ class Executor {
       else
         out.list.push_back({s, held});
     };
-    if (by_runs()) {
-      for (const plan::BlockList::Run& run : blocks.runs()) add(run_span(run), true);
-      return;
+    for (const plan::BlockList::Run& run : blocks.runs()) {
+      if (by_runs() && run.stride == 1)
+        add({span(run.first).begin, span(run.last()).end}, true);
+      else
+        for (int64_t b = run.first; b <= run.last(); b += run.stride)
+          add(span(b), by_runs() || held_[static_cast<size_t>(b)]);
     }
-    for (const plan::BlockList::Run& run : blocks.runs())
-      for (int64_t b = run.first; b < run.first + run.count; ++b) add(span(b), held_[static_cast<size_t>(b)]);
   }
 
   // A message buffer of at least `bytes`, made where a message cannot go
