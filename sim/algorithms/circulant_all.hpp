@@ -12,9 +12,10 @@
 // with nothing in it is not sent (both ends know its size from the plans).
 //
 // Why MPI code and not the plan executor: their plans
-// (schedules/plans_circulant.cpp, `empty-messages skip`) list one block per
-// root in a round, O(p) runs of blocks when n > 1, which the executor must
-// walk to size and pack each message. This code sizes a message from how
+// (schedules/plans_circulant.cpp, `empty-messages skip`) move one block per
+// root in a round. They list them as a few strided runs, which the engine
+// sizes in closed form, but the executor packs a message block by block,
+// O(p) pieces. This code sizes a message from how
 // many virtual ranks move each block (equal segments) and, in scale mode,
 // walks only the pieces inside the window. Measured with the executor at
 // p = 4096, 1 MiB (run here, same load): allgatherv (n = 1) equal, 5.7 s
