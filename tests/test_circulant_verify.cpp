@@ -56,6 +56,48 @@ TEST(CirculantVerifyMutation, ChangedSendBlockIsCaught) {
   }
 }
 
+// The construction's own facts (check_construction), each broken once on
+// an otherwise good p: a listing that disagrees with Algorithm 3 at one
+// rank, a rank that took q recursive ALLBLOCKS calls (Lemma 5 allows
+// q − 1), a rank with 5 send-schedule violations (Theorem 3 allows 4).
+// Each failure names its rule, its rank and its numbers; the good
+// construction passes.
+TEST(CirculantVerifyMutation, ConstructionFactsAreCheckedEach) {
+  for (int64_t p : {11, 100, 1000}) {
+    const CirculantSchedule s(p);
+    CirculantBatchStats good_stats;
+    CirculantTable t;
+    compute_all_ranks_into(s, t, &good_stats);
+    const std::vector<int8_t> searched = baseblocks_by_algorithm3(s);
+    ASSERT_FALSE(check_construction(t, searched, good_stats)) << "p=" << p;
+
+    std::vector<int8_t> wrong_listing = searched;
+    const int64_t r = p / 3;
+    wrong_listing[static_cast<size_t>(r)] = static_cast<int8_t>((searched[static_cast<size_t>(r)] + 1) % (t.q + 1));
+    auto c = check_construction(t, wrong_listing, good_stats);
+    ASSERT_TRUE(c) << "p=" << p;
+    EXPECT_EQ(c->condition, "baseblock listing (Lemma 3 proof)");
+    EXPECT_EQ(c->rank, r);
+
+    CirculantBatchStats recursion = good_stats;
+    recursion.max_recursive_calls = t.q;
+    recursion.rank_of_max_recursion = 7;
+    c = check_construction(t, searched, recursion);
+    ASSERT_TRUE(c) << "p=" << p;
+    EXPECT_EQ(c->condition, "Lemma 5 (at most q-1 recursive ALLBLOCKS calls)");
+    EXPECT_EQ(c->rank, 7);
+    EXPECT_EQ(c->detail, std::to_string(t.q) + " calls");
+
+    CirculantBatchStats violations = good_stats;
+    violations.max_violations = 5;
+    violations.rank_of_max_violations = 5;
+    c = check_construction(t, searched, violations);
+    ASSERT_TRUE(c) << "p=" << p;
+    EXPECT_EQ(c->condition, "Theorem 3 (at most 4 send-schedule violations)");
+    EXPECT_EQ(c->detail, "5 violations");
+  }
+}
+
 // Algorithm 1 with x off by one in the block numbering (the rounds still
 // start at x) must break the data flow for some n of the default list, as
 // `verify` runs it; the true x must pass for every n. (Moving the first round

@@ -183,6 +183,67 @@ TEST(ScanVerifyMutation, UnmatchedSendIsCaught) {
   EXPECT_EQ(s.failure->condition, "unmatched send");
 }
 
+// Each rule of the checker made to fail once, by one change to one rank's
+// round of hillis-steele (inclusive: W starts as [r, r]; in round k rank r
+// sends W to r + 2^k and receives from r − 2^k, left) at p = 8, or to the
+// round counts; the failure names the rule (and the rank).
+ScanSweep broken_at(int64_t rank, int round, const std::function<void(ScanRound&)>& change, bool sweep = false) {
+  const ScanPlan plan = mutated(algo("hillis-steele"), [=](int64_t, int64_t r, int k, ScanRound& x) {
+    if (r == rank && k == round) change(x);
+  });
+  return sweep ? sweep_scan(plan, 2, 8) : exact_scan(plan, 8, 8, nullptr);
+}
+
+TEST(ScanVerifyMutation, EveryRuleFailsOnce) {
+  struct Case {
+    const char* rule;
+    int64_t rank;
+    int round;
+    std::function<void(ScanRound&)> change;
+    bool sweep;
+  };
+  const Case cases[] = {
+      {"partner out of range", 3, 0, [](ScanRound& x) { x.send_to = 8; }, false},
+      {"partner out of range", 3, 0, [](ScanRound& x) { x.recv_from = 3; }, false},
+      // Rank 0 receives nothing in round 0; a combine there has no data.
+      {"combine without receive", 0, 0, [](ScanRound& x) { x.combine = ScanCombine::left; }, false},
+      // The range sweep's truncation argument needs upward messages.
+      {"message to a lower rank", 5, 1, [](ScanRound& x) { x.send_to = 2; }, true},
+      // W = [4, 4] cannot be joined with V = [4]: W ⊕ V needs W to end at r − 1.
+      {"non-adjacent W+V", 4, 0, [](ScanRound& x) { x.send = ScanValue::W_op_V; }, false},
+      // Rank 0 receives from 3, which sends to 4.
+      {"unmatched receive", 0, 0, [](ScanRound& x) { x.recv_from = 3, x.combine = ScanCombine::store; }, false},
+      {"unmatched send", 6, 1, [](ScanRound& x) { x.send_to = 7; }, false},
+  };
+  for (const Case& c : cases) {
+    const ScanSweep s = broken_at(c.rank, c.round, c.change, c.sweep);
+    ASSERT_TRUE(s.failure) << c.rule;
+    EXPECT_EQ(s.failure->condition, c.rule) << describe(*s.failure);
+    EXPECT_EQ(s.failure->rank, c.rank) << describe(*s.failure);
+  }
+  // Exscan's W starts empty: sending it in round 0 sends nothing defined.
+  const ScanPlan undefined = mutated(algo("1-doubling"), [](int64_t, int64_t r, int k, ScanRound& x) {
+    if (r == 2 && k == 0) x.send = ScanValue::W;
+  });
+  const ScanSweep u = exact_scan(undefined, 8, 8, nullptr);
+  ASSERT_TRUE(u.failure);
+  EXPECT_EQ(u.failure->condition, "undefined send") << describe(*u.failure);
+
+  // Round counts: more than the 63 a run records, and fewer at p than at p − 1.
+  ScanPlan too_many = plan_of(algo("hillis-steele"));
+  too_many.rounds = [](int64_t) { return 64; };
+  ScanSweep r = sweep_scan(too_many, 2, 8);
+  ASSERT_TRUE(r.failure);
+  EXPECT_EQ(r.failure->condition, "round count");
+  EXPECT_EQ(r.failure->detail, "64 rounds (0..63 supported)");
+  ScanPlan shrinking = plan_of(algo("hillis-steele"));
+  shrinking.rounds = [base = shrinking.rounds](int64_t p) { return p == 6 ? base(5) - 1 : base(p); };
+  r = sweep_scan(shrinking, 2, 8);
+  ASSERT_TRUE(r.failure);
+  EXPECT_EQ(r.failure->condition, "round count");
+  EXPECT_EQ(r.failure->p, 6);
+}
+
 // --- command line ------------------------------------------------------------
 
 TEST(ScanVerifyCli, AllAlgorithmsPassAndReportBothCounts) {

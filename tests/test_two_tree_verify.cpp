@@ -82,6 +82,66 @@ TEST(TwoTreeVerifyMutation, ThreeChildrenAreCaught) {
   EXPECT_NE(c->condition.find("at most 2"), std::string::npos) << describe(*c);
 }
 
+// The structure checks, each made to fail first on a table that passes
+// every check before it.
+// A second broadcast root: rank 3 without a parent in T1 only, then a
+// table where every rank has a parent.
+TEST(TwoTreeVerifyMutation, OneBroadcastRoot) {
+  TwoTreeTable half = table(10, 9);
+  half.parent[0][3] = -1;
+  auto c = check_two_tree(half);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->condition, "one broadcast root");
+  EXPECT_EQ(c->rank, 3);
+  TwoTreeTable none = table(10, 9);
+  none.parent[0][9] = none.parent[1][9] = 0;
+  c = check_two_tree(none);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->condition, "one broadcast root");
+  EXPECT_EQ(c->detail, "every rank has a parent");
+}
+
+// T1 as a chain 0 -> 1 -> .. -> 14 under broadcast root 15 (virtual rank =
+// rank): in order (each node's one child starts its range at v + 1), one
+// tree root, at most one child each, but depth 15 > ceil(log2 16) + 1 = 5.
+TEST(TwoTreeVerifyMutation, DepthBound) {
+  const int64_t p = 16;
+  TwoTreeTable t = table(p, p - 1);
+  t.parent[0][0] = static_cast<int32_t>(p - 1);
+  for (int64_t r = 1; r < p - 1; ++r) t.parent[0][static_cast<size_t>(r)] = static_cast<int32_t>(r - 1);
+  const auto c = check_two_tree(t);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->condition, "T1: depth <= ceil(log2 p) + 1");
+  EXPECT_EQ(c->rank, 5);  // the first rank below depth 5
+}
+
+// T2 the same tree as T1: both are valid trees, but every leaf of T1 is a
+// leaf of T2 too.
+TEST(TwoTreeVerifyMutation, LeavesOfOneTreeAreInteriorInTheOther) {
+  for (int64_t p : {3, 10, 33}) {
+    TwoTreeTable t = table(p, 0);
+    t.parent[1] = t.parent[0];
+    const auto c = check_two_tree(t);
+    ASSERT_TRUE(c) << "p=" << p;
+    EXPECT_EQ(c->condition, "leaves of T1 are interior in T2 and vice versa") << describe(*c);
+    EXPECT_EQ(c->detail, "leaf in both trees");
+  }
+}
+
+// TwoTree::children against another broadcast root's parents (a valid
+// table): the per-rank functions disagree with the table, and are named.
+TEST(TwoTreeVerifyMutation, ChildrenDisagreeingWithParents) {
+  for (int64_t p : {5, 10, 33}) {
+    TwoTreeChecker checker;
+    const TwoTreeTable other_root = two_tree_parents(TwoTree(p, 1));
+    ASSERT_FALSE(checker.check_structure(other_root));
+    ASSERT_FALSE(checker.check_children(TwoTree(p, 1), other_root));
+    const auto c = checker.check_children(TwoTree(p, 0), other_root);
+    ASSERT_TRUE(c) << "p=" << p;
+    EXPECT_NE(c->condition.find("children() agrees with parent()"), std::string::npos) << describe(*c);
+  }
+}
+
 std::string schedule_csv(int64_t p, int64_t root) {
   return test::run_collsim("schedule two-tree --format csv --p " + std::to_string(p) + " --root " +
                            std::to_string(root))

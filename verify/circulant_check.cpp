@@ -143,24 +143,29 @@ std::optional<Counterexample> check_conditions(const CirculantTable& t) {
   return std::nullopt;
 }
 
+std::optional<Counterexample> check_construction(const CirculantTable& t, const std::vector<int8_t>& searched,
+                                                 const CirculantBatchStats& stats) {
+  const int q = t.q;
+  if (searched != t.base) {
+    const auto r = std::mismatch(searched.begin(), searched.end(), t.base.begin()).first - searched.begin();
+    return Counterexample{t.p, r, -1, "baseblock listing (Lemma 3 proof)",
+                          "listing gives " + str(t.base[r]) + ", Algorithm 3 gives " + str(searched[r])};
+  }
+  if (stats.max_recursive_calls > std::max(q - 1, 0))
+    return Counterexample{t.p, stats.rank_of_max_recursion, -1, "Lemma 5 (at most q-1 recursive ALLBLOCKS calls)",
+                          str(stats.max_recursive_calls) + " calls"};
+  if (stats.max_violations > 4)
+    return Counterexample{t.p, stats.rank_of_max_violations, -1, "Theorem 3 (at most 4 send-schedule violations)",
+                          str(stats.max_violations) + " violations"};
+  return std::nullopt;
+}
+
 std::optional<Counterexample> verify_circulant_p(int64_t p, const std::vector<int64_t>& blocks,
                                                  CirculantBatchStats& stats) {
   const CirculantSchedule s(p);
   thread_local CirculantTable t;  // one per sweep thread, reused from p to p
   compute_all_ranks_into(s, t, &stats);
-  const int q = s.q();
-  const std::vector<int8_t> searched = baseblocks_by_algorithm3(s);
-  if (searched != t.base) {
-    const auto r = std::mismatch(searched.begin(), searched.end(), t.base.begin()).first - searched.begin();
-    return Counterexample{p, r, -1, "baseblock listing (Lemma 3 proof)",
-                          "listing gives " + str(t.base[r]) + ", Algorithm 3 gives " + str(searched[r])};
-  }
-  if (stats.max_recursive_calls > std::max(q - 1, 0))
-    return Counterexample{p, stats.rank_of_max_recursion, -1, "Lemma 5 (at most q-1 recursive ALLBLOCKS calls)",
-                          str(stats.max_recursive_calls) + " calls"};
-  if (stats.max_violations > 4)
-    return Counterexample{p, stats.rank_of_max_violations, -1, "Theorem 3 (at most 4 send-schedule violations)",
-                          str(stats.max_violations) + " violations"};
+  if (auto c = check_construction(t, baseblocks_by_algorithm3(s), stats)) return c;
   return check_table(t, blocks);
 }
 

@@ -65,10 +65,15 @@ std::vector<int64_t> default_block_counts(int q);
 // when empty).
 std::optional<Counterexample> check_table(const CirculantTable& t, const std::vector<int64_t>& blocks);
 
+// The facts of the construction itself, from what computing the table
+// measured: the O(p) baseblock listing (t.base) equals Algorithm 3's search
+// (`searched`), Lemma 5 (at most q − 1 recursive ALLBLOCKS calls a rank) and
+// Theorem 3 (at most 4 send-schedule violations a rank).
+std::optional<Counterexample> check_construction(const CirculantTable& t, const std::vector<int8_t>& searched,
+                                                 const CirculantBatchStats& stats);
+
 // Everything `verify circulant` checks for one p: computes all ranks'
-// schedules (filling `stats`), compares the O(p) baseblock listing with
-// Algorithm 3, checks Lemma 5 (<= q-1 recursive calls) and Theorem 3 (<= 4
-// violations), then check_table.
+// schedules (filling `stats`), check_construction, then check_table.
 std::optional<Counterexample> verify_circulant_p(int64_t p, const std::vector<int64_t>& blocks,
                                                  CirculantBatchStats& stats);
 

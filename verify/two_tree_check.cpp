@@ -142,7 +142,7 @@ std::optional<Counterexample> check_two_tree(const TwoTreeTable& t) {
 }
 
 // After check_structure: the child counts are those the parents give.
-std::optional<Counterexample> TwoTreeChecker::check_children(const TwoTree& tt) const {
+std::optional<Counterexample> TwoTreeChecker::check_children(const TwoTree& tt, const TwoTreeTable& t) const {
   const int64_t p = tt.p();
   for (int tree = 1; tree <= 2; ++tree) {
     const std::vector<int32_t>& count = shape_[tree - 1].count;
@@ -150,7 +150,7 @@ std::optional<Counterexample> TwoTreeChecker::check_children(const TwoTree& tt) 
       int64_t out[2];
       const int got = tt.children(tree, r, out);
       bool ok = got == count[r];
-      for (int i = 0; i < got && ok; ++i) ok = table_.parent_of(tree, out[i]) == r;
+      for (int i = 0; i < got && ok; ++i) ok = t.parent_of(tree, out[i]) == r;
       if (ok && got == 2) ok = tt.to_virtual(out[0]) < tt.to_virtual(out[1]);
       if (!ok)
         return Counterexample{p, r, -1, tree_name(tree) + ": children() agrees with parent()",
@@ -164,7 +164,7 @@ std::optional<Counterexample> TwoTreeChecker::verify_p(int64_t p, int64_t root, 
   const TwoTree tt(p, root);
   fill_parents(tt, table_);
   if (auto c = check_structure(table_)) return c;
-  if (auto c = check_children(tt)) return c;
+  if (auto c = check_children(tt, table_)) return c;
   for (Coloring coloring : colorings) {
     fill_colors(tt, coloring, table_, linear_);
     if (auto c = check_lemma1(table_)) {

@@ -53,6 +53,9 @@ class TwoTreeChecker {
   // TwoTree::children agrees with the parents (inorder: left child first),
   // then Lemma 1 for each colouring in turn (the condition names it).
   std::optional<Counterexample> verify_p(int64_t p, int64_t root, const std::vector<Coloring>& colorings);
+  // TwoTree::children against the parents of `t` (inorder: left child
+  // first), once check_structure(t) has passed.
+  std::optional<Counterexample> check_children(const TwoTree& tt, const TwoTreeTable& t) const;
 
  private:
   // Per tree: children (up to 2 recorded, more counted).
@@ -69,7 +72,6 @@ class TwoTreeChecker {
 
   std::optional<Counterexample> check_tree(const TwoTreeTable& t, int tree, int64_t root);
   std::optional<Counterexample> check_in_order(const TwoTreeTable& t, int tree, int64_t root);
-  std::optional<Counterexample> check_children(const TwoTree& tt) const;
 };
 
 // TwoTreeChecker().verify_p(p, root, {coloring}).
