@@ -190,6 +190,29 @@ TEST(Driver, ADeadlockIsNamedAndItsFilesKept) {
   fs::remove_all(kept);
 }
 
+// COLLSIM_TIME_LIMIT bounds every smpirun (the suite runs under 600 s,
+// tests/CMakeLists.txt): a batch past it is killed with its children and
+// named; a malformed limit is one error line.
+TEST(Driver, SmpirunPastTheTimeLimitIsKilledAndNamed) {
+  const char* suite_limit = std::getenv("COLLSIM_TIME_LIMIT");
+  const std::string restore = suite_limit ? suite_limit : "";
+  setenv("COLLSIM_TIME_LIMIT", "0.2", 1);
+  const auto slow = run_collsim_argv({"run", "--algo", "binomial", "--p", "2048", "--size", "1MiB"});
+  setenv("COLLSIM_TIME_LIMIT", "ten", 1);
+  const auto bad = run_collsim_argv({"run", "--algo", "binomial", "--p", "8", "--size", "1"});
+  if (suite_limit)
+    setenv("COLLSIM_TIME_LIMIT", restore.c_str(), 1);
+  else
+    unsetenv("COLLSIM_TIME_LIMIT");
+  EXPECT_EQ(slow.status, 2) << slow.out;
+  EXPECT_NE(slow.out.find("(killed at COLLSIM_TIME_LIMIT = 0.2 s)"), std::string::npos) << slow.out;
+  const size_t at = slow.out.find("files kept in ");
+  ASSERT_NE(at, std::string::npos) << slow.out;
+  fs::remove_all(slow.out.substr(at + 14, slow.out.find(';', at) - at - 14));
+  EXPECT_EQ(bad.status, 2) << bad.out;
+  EXPECT_EQ(bad.out, "collsim: error: COLLSIM_TIME_LIMIT='ten' is not a number of seconds >= 0\n");
+}
+
 // Issue 19's extremes: at p = 2^31 - 1 the CSV schedules stream under a
 // 4 GB address-space limit; the whole-table forms are refused up front with
 // the limit in one line, never run out of memory.

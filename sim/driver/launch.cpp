@@ -1,9 +1,6 @@
 #include "launch.hpp"
 
-#include "output.hpp"
-#include "process.hpp"
-#include "scratch_dir.hpp"
-
+#include <signal.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -22,7 +19,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "output.hpp"
+#include "process.hpp"
 #include "scale.hpp"
+#include "scratch_dir.hpp"
 
 namespace collsim::sim {
 
@@ -75,7 +75,22 @@ std::vector<pid_t> process_tree(pid_t root) {
 struct Measured {
   ExitStatus status;
   double wall_s = 0, cpu_s = 0, mem_mib = 0;
+  double limit_s = 0;      // COLLSIM_TIME_LIMIT, 0: none
+  bool timed_out = false;  // killed at the limit
 };
+
+// COLLSIM_TIME_LIMIT: the seconds one smpirun may take before it and its
+// children are killed (unset or 0: no limit). The test suite sets it, so a
+// hung simulation fails its test instead of holding CI.
+double time_limit_s() {
+  const char* text = std::getenv("COLLSIM_TIME_LIMIT");
+  if (text == nullptr || *text == '\0') return 0;
+  char* end = nullptr;
+  const double limit = std::strtod(text, &end);
+  if (*end != '\0' || !std::isfinite(limit) || limit < 0)
+    throw std::invalid_argument(std::string("COLLSIM_TIME_LIMIT='") + text + "' is not a number of seconds >= 0");
+  return limit;
+}
 
 double children_cpu_s() {
   rusage use{};
@@ -90,16 +105,23 @@ double children_cpu_s() {
 // are at least 50 ms and 20 reading times apart (the sampler takes at most 5%
 // of a core; wall_s is late by up to one interval).
 Measured run_measured(const Command& cmd) {
+  Measured m;
+  const double limit = m.limit_s = time_limit_s();
   const auto start = std::chrono::steady_clock::now();
   const double cpu_before = children_cpu_s();
   const pid_t pid = start_process(cmd);
   double peak_kib = 0;
-  Measured m;
   m.status = wait_process(pid, [&] {
     const double reading = process_cpu_seconds();
     double kib = 0;
-    for (pid_t p : process_tree(pid)) kib += pss_kib(p);
+    const std::vector<pid_t> tree = process_tree(pid);
+    for (pid_t p : tree) kib += pss_kib(p);
     peak_kib = std::max(peak_kib, kib);
+    if (limit > 0 && !m.timed_out &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit) {
+      m.timed_out = true;
+      for (pid_t p : tree) kill(p, SIGKILL);
+    }
     usleep(static_cast<useconds_t>(std::max(0.05, 20 * (process_cpu_seconds() - reading)) * 1e6));
   });
   m.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -174,8 +196,12 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
     std::string names;
     for (const auto& name : args.algos) names += (names.empty() ? "" : ",") + name;
     for (const auto& path : args.plan_files) names += (names.empty() ? "plan:" : ",plan:") + path;
-    throw std::runtime_error("smpirun failed for " + names + " (" +
-                             failure_reason(run.status, read_text_file(cmd.stderr_to)) + ")\n  files kept in " +
+    std::ostringstream why;
+    if (run.timed_out)
+      why << "killed at COLLSIM_TIME_LIMIT = " << run.limit_s << " s";
+    else
+      why << failure_reason(run.status, read_text_file(cmd.stderr_to));
+    throw std::runtime_error("smpirun failed for " + names + " (" + why.str() + ")\n  files kept in " +
                              dir.path().string() + "; rerun: " + display_command(cmd));
   }
   for (Row& r : rows) {
