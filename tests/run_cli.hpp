@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -70,6 +71,15 @@ inline CliResult run_collsim(const std::string& args, bool with_stderr = false) 
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// A path under the test's temporary directory with nothing at it: an output
+// left there by an earlier run is removed, so a test that reads what a
+// command wrote cannot pass on a stale file.
+inline std::string fresh_path(const std::string& name) {
+  const std::string path = std::string(TEST_TMPDIR) + "/" + name;
+  std::filesystem::remove_all(path);
+  return path;
 }
 
 // Writes `text` to a fresh file under the test's temporary directory.

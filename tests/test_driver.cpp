@@ -111,8 +111,7 @@ TEST(Driver, RunRefusesABrokenRestrictionInOneLine) {
 }
 
 TEST(Driver, CompareSkipsABrokenRestrictionWithAWarning) {
-  const std::string dir = std::string(TEST_TMPDIR) + "/compare-skip";
-  fs::remove_all(dir);
+  const std::string dir = test::fresh_path("compare-skip");
   const auto r = run_collsim_argv({"compare", "--collective", "reduce", "--op", "matmul", "--p", "4", "--sizes", "128",
                                    "--algos", "circulant,binary-tree", "--out", dir});
   EXPECT_EQ(r.status, 0) << r.out;
@@ -168,8 +167,7 @@ TEST(Driver, AbsurdNetworkNumbersAreRefused) {
 
 TEST(Driver, MapWithABrokenPlatformFileFails) {
   const std::string platform = test::write_temp("broken.xml", "<platform version=\"4.1\">\n");
-  const std::string dir = std::string(TEST_TMPDIR) + "/map-broken";
-  fs::remove_all(dir);
+  const std::string dir = test::fresh_path("map-broken");
   const auto r = run_collsim_argv({"map", "--collective", "allreduce", "--p", "2", "--sizes", "64", "--algos",
                                    "recursive-doubling", "--platform", platform, "--out", dir});
   EXPECT_NE(r.status, 0) << r.out;
@@ -321,8 +319,7 @@ TEST(PlanFiles, OrderOfTheCombinesIsCheckedWithMatmul) {
 
 TEST(PlanFiles, ARingAllgathervServesIrregularCountsInCompare) {
   const std::string file = test::write_temp("ring3.plan", kRing3);
-  const std::string dir = std::string(TEST_TMPDIR) + "/compare-plan";
-  fs::remove_all(dir);
+  const std::string dir = test::fresh_path("compare-plan");
   const auto r = run_collsim_argv({"compare", "--collective", "allgatherv", "--layout", "ramp", "--p", "3", "--sizes",
                                    "7,6000", "--algos", "plan:" + file + ",circulant", "--out", dir});
   ASSERT_EQ(r.status, 0) << r.out;
@@ -346,7 +343,7 @@ TEST(PlanFiles, EveryBuiltPlanTakesItsAlgorithmsTime) {
       const plan::PlanAlgorithm& a = plan::find_plan_algorithm(c, name);
       for (const int64_t p : {7, 12}) {
         const int64_t blocks = a.cut == plan::Cut::pipelined ? 5 : plan::cut_blocks(a.cut, p);
-        const std::string file = std::string(TEST_TMPDIR) + "/built-" + collective_name(c) + "-" + name + ".plan";
+        const std::string file = test::fresh_path(std::string("built-") + collective_name(c) + "-" + name + ".plan");
         const std::string common = " --collective " + std::string(collective_name(c)) + " --p " + std::to_string(p) +
                                    " --size 64KiB";
         const auto made = run_command(bin + " plan" + common + " --algo " + name + " --blocks " +

@@ -180,7 +180,7 @@ TEST(Engine, RunWithTheEngineGivesTheSmpiRow) {
 // rank v receives at v·6.016 and is done when its one send to v + 1 has
 // arrived: 6.016, 12.032, 18.048; the last rank only receives, at 18.048.
 TEST(Engine, PerRankFinishTimes) {
-  const std::string file = std::string(TEST_TMPDIR) + "/per-rank.csv";
+  const std::string file = test::fresh_path("per-rank.csv");
   const auto r = test::run_collsim_argv({"run", "--collective", "bcast", "--algo", "linear-pipeline", "--blocks", "1",
                                          "--p", "4", "--size", "1000", "--alpha", "5e-6", "--beta", "1e-9", "--engine",
                                          "loggp", "--format", "csv", "--per-rank", file});
@@ -200,7 +200,7 @@ TEST(Engine, PerRankFinishTimes) {
 // = 6.04, 12.08, 18.12 µs at p = 2, 4, 8 (α = 5 µs, β = 1 ns/B, m = 1024);
 // a list of p without the engine, and with several sizes, is refused.
 TEST(Engine, CompareAgainstP) {
-  const std::string dir = std::string(TEST_TMPDIR) + "/compare-p";
+  const std::string dir = test::fresh_path("compare-p");
   const auto r = test::run_collsim_argv({"compare", "--engine", "loggp", "--collective", "bcast", "--algos",
                                          "binomial,circulant", "--p", "2,4,8", "--sizes", "1KiB", "--alpha", "5e-6",
                                          "--beta", "1e-9", "--out", dir});
@@ -229,7 +229,7 @@ TEST(Engine, CompareAgainstP) {
 // engine, at a p that smpirun would refuse for map (2^17 > 2^16); the
 // binomial tree is a whole-message plan, so at 1 MiB circulant must win.
 TEST(Engine, MapWithTheEngine) {
-  const std::string dir = std::string(TEST_TMPDIR) + "/map-engine";
+  const std::string dir = test::fresh_path("map-engine");
   const auto r = test::run_collsim_argv({"map", "--engine", "loggp", "--collective", "bcast", "--algos",
                                          "binomial,circulant", "--p", "131072", "--sizes", "1MiB", "--out", dir});
   ASSERT_EQ(r.status, 0) << r.out;

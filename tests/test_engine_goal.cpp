@@ -231,7 +231,7 @@ sim::Row last_row(const std::string& out) {
 
 TEST(EngineGoal, RunAGoalFile) {
   const std::string path = test::write_temp("irequires.goal", kIrequires);
-  const std::string per_rank = std::string(TEST_TMPDIR) + "/irequires_per_rank.csv";
+  const std::string per_rank = test::fresh_path("irequires_per_rank.csv");
   const auto out = test::run_collsim_argv(run_args(path, {"--p", "2", "--per-rank", per_rank}));
   ASSERT_EQ(out.status, 0) << out.out;
   const sim::Row row = last_row(out.out);
@@ -267,7 +267,7 @@ TEST(EngineGoal, RunRefusalsAreOneErrorLine) {
       run_args(good, {"--p", "2", "--root", "1"}),
       run_args(cycle, {"--p", "1"}),                                              // malformed
       run_args(stuck, {"--p", "2"}),                                              // does not run to its end
-      run_args(std::string(TEST_TMPDIR) + "/no_such.goal", {"--p", "2"}),
+      run_args(test::fresh_path("no_such.goal"), {"--p", "2"}),
   };
   for (const auto& args : bad) {
     const auto out = test::run_collsim_argv(args);

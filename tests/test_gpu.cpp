@@ -169,7 +169,7 @@ std::vector<TraceSpan> read_trace(const std::string& path) {
 TEST(GpuAllreduce, CopyAndComputePhasesEqualTheirModel) {
   const GpuPlatform pf = seed001(1);
   const int64_t n = 131072 + 13, bytes = 8 * n;  // pr: 19 partitions of 6555 doubles, one of 6540
-  const std::string trace = std::string(TEST_TMPDIR) + "/gpu_phases.csv";
+  const std::string trace = test::fresh_path("gpu_phases.csv");
   fs::remove(trace);
   GpuRequest req = request(pf, {bytes});
   req.trace_bytes = bytes;
@@ -223,8 +223,7 @@ TEST(GpuAllreduce, PrLosesBelowOneMegabyteAndWinsAboveOnFourNodes) {
 }
 
 TEST(GpuCli, CompareWritesResultsPlotAndTimeline) {
-  const std::string out = std::string(TEST_TMPDIR) + "/gpu_compare";
-  fs::remove_all(out);
+  const std::string out = test::fresh_path("gpu_compare");
   const auto r = run_collsim("compare --collective gpu-allreduce --nodes 1,2 --procs-per-node 4 --procs-per-socket 2 "
                              "--gpus-per-node 2 --sizes 64B,4KiB --timeline-size 4KiB --out " + out);
   ASSERT_EQ(r.status, 0) << r.out;
@@ -242,7 +241,7 @@ TEST(GpuCli, CompareWritesResultsPlotAndTimeline) {
 
 // Exactly one line on stderr, exit status 2.
 void expect_usage_error(const std::string& args, const std::string& needle) {
-  const auto r = run_collsim("compare --collective gpu-allreduce --out " + std::string(TEST_TMPDIR) + "/gpu_err " + args, true);
+  const auto r = run_collsim("compare --collective gpu-allreduce --out " + test::fresh_path("gpu_err") + " " + args, true);
   EXPECT_EQ(r.status, 2) << args << "\n" << r.out;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << args << "\n" << r.out;
   EXPECT_NE(r.out.find(needle), std::string::npos) << args << "\n" << r.out;

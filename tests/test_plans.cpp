@@ -569,7 +569,7 @@ TEST(PlanCli, WritesThePlanAndTheGoal) {
   std::ostringstream want;
   plan::write_plan(want, plan::build_plan(Collective::bcast, "binomial", 4, 0, 1));
   EXPECT_EQ(plan_text.out, want.str());
-  const std::string path = std::string(TEST_TMPDIR) + "/plan_cli.goal";
+  const std::string path = test::fresh_path("plan_cli.goal");
   const auto to_file =
       test::run_collsim("plan --collective bcast --algo circulant --p 5 --root 2 --blocks 3 --size 10 --format goal --out " + path);
   EXPECT_EQ(to_file.status, 0);

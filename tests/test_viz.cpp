@@ -53,12 +53,12 @@ TEST(Viz, CirculantDotHighlightsOneReceiveSchedule) {
 }
 
 TEST(VizCli, RendersSvgAndRejectsBadNames) {
-  const std::string svg = std::string(TEST_TMPDIR) + "/tt10.svg";
+  const std::string svg = test::fresh_path("tt10.svg");
   ASSERT_EQ(test::run_collsim("viz two-tree --p 10 --out " + svg).status, 0);
   std::stringstream text;
   text << std::ifstream(svg).rdbuf();
   EXPECT_NE(text.str().find("<svg"), std::string::npos);
-  EXPECT_EQ(test::run_collsim("viz circulant --p 9 --rank 3 --out " + std::string(TEST_TMPDIR) + "/c9.dot").status, 0);
+  EXPECT_EQ(test::run_collsim("viz circulant --p 9 --rank 3 --out " + test::fresh_path("c9.dot")).status, 0);
   for (const char* args : {"viz two-tree --p 10 --out x.txt", "viz two-tree --p 1 --out x.dot",
                            "viz two-tree --p 600 --out x.dot", "viz circulant --p 9 --rank 9 --out x.dot",
                            "viz two-tree --p 10", "viz sphere --p 3 --out x.dot"}) {
