@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "circulant_check.hpp"
+#include "circulant_sweep.hpp"
 #include "run_cli.hpp"
 #include "schedule_csv.hpp"
 
@@ -96,6 +97,47 @@ TEST(CirculantVerifyMutation, ConstructionFactsAreCheckedEach) {
     EXPECT_EQ(c->condition, "Theorem 3 (at most 4 send-schedule violations)");
     EXPECT_EQ(c->detail, "5 violations");
   }
+}
+
+// collsim-verify-mpi's gathering: every rank's slice goes through
+// pack_sweep/unpack_sweep and is merged in rank order (increasing p). With
+// counterexamples in two slices the smallest failing p wins, whichever
+// slice holds it, its condition and a detail of two lines arrive intact,
+// and the processors, worst cases and histogram add up.
+TEST(CirculantVerifyMpiGather, SmallestFailingPAcrossSlicesIsReported) {
+  auto slice = [](int64_t processors, int calls, int64_t at_p, std::optional<Counterexample> failure) {
+    CirculantSweep s;
+    s.processors = processors;
+    s.worst.max_recursive_calls = calls;
+    s.worst.rank_of_max_recursion = 3;
+    s.p_of_max_recursion = at_p;
+    s.worst.violation_histogram[1] = processors;
+    s.failure = std::move(failure);
+    return s;
+  };
+  const Counterexample early{150, 7, 2, "condition 4 (send only what was received before)", "first line\nsecond line"};
+  const Counterexample late{190, 1, -1, "Lemma 5 (at most q-1 recursive ALLBLOCKS calls)", "9 calls"};
+  for (const auto& failures : {std::vector<std::optional<Counterexample>>{std::nullopt, early, late},
+                               std::vector<std::optional<Counterexample>>{std::nullopt, early, std::nullopt},
+                               std::vector<std::optional<Counterexample>>{std::nullopt, std::nullopt, late}}) {
+    CirculantSweep total;
+    const int64_t processors[] = {5000, 7000, 9000};
+    for (size_t rank = 0; rank < 3; ++rank)
+      total.merge(
+          unpack_sweep(pack_sweep(slice(processors[rank], 4 + int(rank), 100 + 40 * int64_t(rank), failures[rank]))));
+    const std::optional<Counterexample>& want = failures[1] ? failures[1] : failures[2];
+    ASSERT_TRUE(total.failure);
+    EXPECT_EQ(total.failure->p, want->p);
+    EXPECT_EQ(total.failure->rank, want->rank);
+    EXPECT_EQ(total.failure->k, want->k);
+    EXPECT_EQ(total.failure->condition, want->condition);
+    EXPECT_EQ(total.failure->detail, want->detail);
+    EXPECT_EQ(total.processors, 21000);
+    EXPECT_EQ(total.worst.max_recursive_calls, 6);
+    EXPECT_EQ(total.p_of_max_recursion, 180);
+    EXPECT_EQ(total.worst.violation_histogram[1], 21000);
+  }
+  EXPECT_FALSE(unpack_sweep(pack_sweep(slice(1, 1, 1, std::nullopt))).failure);
 }
 
 // Algorithm 1 with x off by one in the block numbering (the rounds still

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -19,8 +20,8 @@
 #include "circulant_check.hpp"
 #include "circulant_sweep.hpp"
 #include "range_sweep.hpp"
-#include "verify_kinds.hpp"
 #include "schedule_csv.hpp"
+#include "verify_kinds.hpp"
 
 namespace collsim {
 
@@ -137,6 +138,39 @@ void CirculantSweep::merge(const CirculantSweep& other) {
   processors += other.processors;
   merge(other.worst, other.p_of_max_recursion, other.p_of_max_violations);
   if (other.failure && (!failure || other.failure->p < failure->p)) failure = other.failure;
+}
+
+// Numbers on one line, then the counterexample's numbers, condition and
+// detail on lines of their own (the detail last: it may hold newlines).
+std::string pack_sweep(const CirculantSweep& s) {
+  std::ostringstream out;
+  out << s.processors << ' ' << s.worst.max_recursive_calls << ' ' << s.worst.rank_of_max_recursion << ' '
+      << s.p_of_max_recursion << ' ' << s.worst.max_violations << ' ' << s.worst.rank_of_max_violations << ' '
+      << s.p_of_max_violations;
+  for (int64_t count : s.worst.violation_histogram) out << ' ' << count;
+  out << ' ' << s.failure.has_value() << '\n';
+  if (const auto& f = s.failure)
+    out << f->p << ' ' << f->rank << ' ' << f->k << '\n' << f->condition << '\n' << f->detail;
+  return out.str();
+}
+
+CirculantSweep unpack_sweep(const std::string& text) {
+  std::istringstream in(text);
+  CirculantSweep s;
+  bool failed = false;
+  in >> s.processors >> s.worst.max_recursive_calls >> s.worst.rank_of_max_recursion >> s.p_of_max_recursion >>
+      s.worst.max_violations >> s.worst.rank_of_max_violations >> s.p_of_max_violations;
+  for (int64_t& count : s.worst.violation_histogram) in >> count;
+  in >> failed;
+  if (failed) {
+    Counterexample f;
+    in >> f.p >> f.rank >> f.k;
+    in.ignore(1);
+    std::getline(in, f.condition);
+    std::getline(in, f.detail, '\0');
+    s.failure = f;
+  }
+  return s;
 }
 
 CirculantSweep sweep_circulant(cli::Range range, const std::vector<int64_t>& blocks, int threads) {

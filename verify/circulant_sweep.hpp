@@ -6,10 +6,11 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
-#include "values.hpp"
 #include "circulant_check.hpp"
+#include "values.hpp"
 
 namespace collsim {
 
@@ -28,6 +29,12 @@ struct CirculantSweep {
  private:
   void merge(const CirculantBatchStats& s, int64_t p_recursion, int64_t p_violations);
 };
+
+// A sweep as text and back, every field kept: how collsim-verify-mpi's
+// ranks hand their slices' findings to each other (verify_mpi.cpp), which
+// merge them in rank order, i.e. increasing p.
+std::string pack_sweep(const CirculantSweep& s);
+CirculantSweep unpack_sweep(const std::string& text);
 
 // The sweep on this machine, on `threads` threads.
 CirculantSweep sweep_circulant(cli::Range range, const std::vector<int64_t>& blocks, int threads);

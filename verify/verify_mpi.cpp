@@ -14,7 +14,6 @@
 
 #include <cstdio>
 #include <exception>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -35,38 +34,6 @@ int64_t slice_begin(cli::Range range, int slice, int slices) {
     else lo = mid + 1;
   }
   return lo;
-}
-
-// A sweep as text: numbers on one line, then the counterexample's numbers,
-// condition and detail on lines of their own.
-std::string pack(const CirculantSweep& s) {
-  std::ostringstream out;
-  out << s.processors << ' ' << s.worst.max_recursive_calls << ' ' << s.worst.rank_of_max_recursion << ' '
-      << s.p_of_max_recursion << ' ' << s.worst.max_violations << ' ' << s.worst.rank_of_max_violations << ' '
-      << s.p_of_max_violations;
-  for (int64_t count : s.worst.violation_histogram) out << ' ' << count;
-  out << ' ' << s.failure.has_value() << '\n';
-  if (const auto& f = s.failure) out << f->p << ' ' << f->rank << ' ' << f->k << '\n' << f->condition << '\n' << f->detail;
-  return out.str();
-}
-
-CirculantSweep unpack(const std::string& text) {
-  std::istringstream in(text);
-  CirculantSweep s;
-  bool failed = false;
-  in >> s.processors >> s.worst.max_recursive_calls >> s.worst.rank_of_max_recursion >> s.p_of_max_recursion >>
-      s.worst.max_violations >> s.worst.rank_of_max_violations >> s.p_of_max_violations;
-  for (int64_t& count : s.worst.violation_histogram) in >> count;
-  in >> failed;
-  if (failed) {
-    Counterexample f;
-    in >> f.p >> f.rank >> f.k;
-    in.ignore(1);
-    std::getline(in, f.condition);
-    std::getline(in, f.detail, '\0');
-    s.failure = f;
-  }
-  return s;
 }
 
 // Every rank's text, in rank order, on every rank.
@@ -93,7 +60,7 @@ CirculantSweep sweep_over_ranks(cli::Range range, const std::vector<int64_t>& bl
   if (rank == 0) std::fprintf(stderr, "collsim-verify-mpi: p = %lld..%lld over %d ranks\n", (long long)range.lo, (long long)range.hi, ranks);
   const CirculantSweep mine = slice.lo <= slice.hi ? sweep_circulant(slice, blocks, threads) : CirculantSweep{};
   CirculantSweep total;
-  for (const std::string& text : all_gather(pack(mine))) total.merge(unpack(text));
+  for (const std::string& text : all_gather(pack_sweep(mine))) total.merge(unpack_sweep(text));
   return total;
 }
 
