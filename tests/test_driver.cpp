@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -146,6 +148,27 @@ TEST(Driver, OutputPathsWithQuotesAndDollarsReachNoShell) {
   for (const char* name : {"map.csv", "map.png", "ratio.png"}) EXPECT_TRUE(fs::is_regular_file(map_out / name)) << name;
   for (const fs::path& where : {fs::current_path(), base, out, map_out})
     EXPECT_FALSE(fs::exists(where / "X")) << where;
+}
+
+// A plot that gnuplot cannot draw is an error: compare and map exit 1 and
+// name gnuplot and its log (a gnuplot that exits 3 stands first in PATH).
+TEST(Driver, AFailedPlotIsAnError) {
+  const std::string bin = test::fresh_path("broken-gnuplot");
+  fs::create_directories(bin);
+  std::ofstream(bin + "/gnuplot") << "#!/bin/sh\necho 'gnuplot: broken' >&2\nexit 3\n";
+  fs::permissions(bin + "/gnuplot", fs::perms::owner_all);
+  const std::string path = std::getenv("PATH");
+  setenv("PATH", (bin + ":" + path).c_str(), 1);
+  const auto compare = run_collsim_argv({"compare", "--collective", "bcast", "--p", "4", "--sizes", "64", "--algos",
+                                         "binomial", "--out", test::fresh_path("plot-compare")});
+  const auto map = run_collsim_argv({"map", "--collective", "bcast", "--p", "2,3", "--sizes", "64", "--algos",
+                                     "binomial,circulant", "--out", test::fresh_path("plot-map")});
+  setenv("PATH", path.c_str(), 1);
+  for (const auto& r : {compare, map}) {
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_NE(r.out.find("error: gnuplot failed on"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("gnuplot.log"), std::string::npos) << r.out;
+  }
 }
 
 TEST(Driver, FailedWritesAreErrors) {
