@@ -140,6 +140,32 @@ TEST(CirculantVerifyMpiGather, SmallestFailingPAcrossSlicesIsReported) {
   EXPECT_FALSE(unpack_sweep(pack_sweep(slice(1, 1, 1, std::nullopt))).failure);
 }
 
+// Conditions 1 and 2 by name: one changed send of rank r in round k breaks
+// the pair (r, t = r + skip[k]); the scan meets the lower rank of the two
+// first: r itself when t > r (condition 2: r's send is not what t
+// receives), t when the pair wraps around (condition 1: t receives what r
+// no longer sends).
+TEST(CirculantVerifyMutation, ConditionsOneAndTwoNameTheirRank) {
+  const int64_t p = 17;
+  const CirculantSchedule s(p);
+  auto changed_send = [&](int64_t r, int k) {
+    CirculantTable t = table(p);
+    int8_t& v = t.send[t.cell(r, k)];
+    v = static_cast<int8_t>(v == t.q - 1 ? -t.q : v + 1);
+    return check_conditions(t);
+  };
+  auto c = changed_send(3, 1);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->condition, "condition 2 (sendblock[k]_r = recvblock[k]_t)");
+  EXPECT_EQ(c->rank, 3);
+  EXPECT_EQ(c->k, 1);
+  c = changed_send(p - 1, 2);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->condition, "condition 1 (recvblock[k]_r = sendblock[k]_f)");
+  EXPECT_EQ(c->rank, s.to(p - 1, 2));
+  EXPECT_EQ(c->k, 2);
+}
+
 // Algorithm 1 with x off by one in the block numbering (the rounds still
 // start at x) must break the data flow for some n of the default list, as
 // `verify` runs it; the true x must pass for every n. (Moving the first round
