@@ -2,6 +2,7 @@
 // broken tables (mutation tests) and malformed files (exit 2).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "run_cli.hpp"
@@ -140,6 +141,36 @@ TEST(TwoTreeVerifyMutation, ChildrenDisagreeingWithParents) {
     ASSERT_TRUE(c) << "p=" << p;
     EXPECT_NE(c->condition.find("children() agrees with parent()"), std::string::npos) << describe(*c);
   }
+}
+
+// The remaining rules by name: a parent that is no rank, a second child of
+// the broadcast root, a colour other than 0/1, a rank whose two in-edges
+// share a colour (Lemma 1.1), and a rank's two in-edge colours swapped, which
+// keeps 1.1 but gives some sender two out-edges of one colour (Lemma 1.2).
+TEST(TwoTreeVerifyMutation, ParentRangeTreeRootAndLemma1ByName) {
+  auto first_failure = [](const TwoTreeTable& t) {
+    const auto c = check_two_tree(t);
+    return c ? c->condition : std::string("passes");
+  };
+  TwoTreeTable outside = table(10, 9);
+  outside.parent[0][5] = 10;
+  EXPECT_EQ(first_failure(outside), "T1: parent in range");
+  TwoTreeTable two_roots = table(10, 9);
+  for (int64_t r = 0; r < 9; ++r)  // a leaf of T1 moved under the broadcast root
+    if (std::count(two_roots.parent[0].begin(), two_roots.parent[0].end(), r) == 0) {
+      two_roots.parent[0][static_cast<size_t>(r)] = 9;
+      break;
+    }
+  EXPECT_EQ(first_failure(two_roots), "T1: one tree root under the broadcast root");
+  TwoTreeTable colour = table(10, 9);
+  colour.color[1][4] = 2;
+  EXPECT_EQ(first_failure(colour), "Lemma 1 (colours 0/1)");
+  TwoTreeTable same = table(10, 9);
+  same.color[1][4] = same.color[0][4];
+  EXPECT_EQ(first_failure(same), "Lemma 1.1 (in-edges in T1 and T2 differ in colour)");
+  TwoTreeTable swapped = table(10, 9);
+  std::swap(swapped.color[0][4], swapped.color[1][4]);
+  EXPECT_EQ(first_failure(swapped), "Lemma 1.2 (out-edges in T1 and T2 differ in colour)");
 }
 
 std::string schedule_csv(int64_t p, int64_t root) {
