@@ -229,6 +229,13 @@ TEST(ScanVerifyMutation, EveryRuleFailsOnce) {
   ASSERT_TRUE(u.failure);
   EXPECT_EQ(u.failure->condition, "undefined send") << describe(*u.failure);
 
+  // Every round valid and matched, but one round short: W is no prefix.
+  ScanPlan short_by_one = plan_of(algo("hillis-steele"));
+  short_by_one.rounds = [base = short_by_one.rounds](int64_t p) { return base(p) - 1; };
+  const ScanSweep w = exact_scan(short_by_one, 8, 8, nullptr);
+  ASSERT_TRUE(w.failure);
+  EXPECT_EQ(w.failure->condition, "wrong result") << describe(*w.failure);
+
   // Round counts: more than the 63 a run records, and fewer at p than at p − 1.
   ScanPlan too_many = plan_of(algo("hillis-steele"));
   too_many.rounds = [](int64_t) { return 64; };
