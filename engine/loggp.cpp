@@ -208,8 +208,7 @@ class Evaluator {
 }  // namespace
 
 int64_t SteppedSegments::run_bytes(const plan::BlockList::Run& run) const {
-  const int64_t u = run.first % per, lo = run.first / per,
-                hi = lo + run.count;  // segments [lo, hi)
+  const int64_t u = run.first % per, lo = run.first / per, hi = lo + run.count;  // segments [lo, hi)
   const int64_t bounds[4] = {0, edge[0], edge[1], std::numeric_limits<int64_t>::max()};
   int64_t total = 0;
   for (int i = 0; i < 3; ++i) {
@@ -220,11 +219,8 @@ int64_t SteppedSegments::run_bytes(const plan::BlockList::Run& run) const {
 }
 
 int64_t BlockBytes::run_bytes(const plan::BlockList::Run& run) const {
-  if (run.stride == 1) return (*this)(run.last()).end - (*this)(run.first).begin;
-  if (stepped_ && run.stride == stepped_->per) return stepped_->run_bytes(run);
-  int64_t total = 0;
-  for (int64_t b = run.first; b <= run.last(); b += run.stride) total += (*this)(b).count();
-  return total;
+  if (run.stride != 1 && stepped_ && run.stride == stepped_->per) return stepped_->run_bytes(run);
+  return plan::run_size(run, *this);
 }
 
 BlockBytes BlockBytes::units(const plan::Header& h, int64_t units, int64_t unit) {

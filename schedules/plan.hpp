@@ -174,6 +174,17 @@ class BlockList {
   void spill(Run run);
 };
 
+// The size of a run of blocks, where `span_of(b)` gives block b's span
+// (units or bytes; blocks in increasing order lie back to back): a run of
+// consecutive blocks is one span, a strided one adds its blocks one by one.
+template <class SpanOf>
+int64_t run_size(const BlockList::Run& run, const SpanOf& span_of) {
+  if (run.stride == 1) return span_of(run.last()).end - span_of(run.first).begin;
+  int64_t total = 0;
+  for (int64_t b = run.first; b <= run.last(); b += run.stride) total += span_of(b).count();
+  return total;
+}
+
 // "0,1,4-7": the plan file's form (README, "Plan files").
 std::string to_string(const BlockList& blocks);
 std::ostream& operator<<(std::ostream& out, const BlockList& blocks);

@@ -12,17 +12,12 @@ namespace collsim::plan {
 namespace {
 
 // The bytes of `blocks` of a `bytes`-byte vector cut as the header says
-// (block_units), run by run: a run of consecutive blocks is contiguous, a
-// strided one is counted block by block. The engine's loggopsim rules
+// (block_units), run by run. The engine's loggopsim rules
 // (engine/loggopsim.hpp) cut the same way.
 int64_t message_bytes(const BlockList& blocks, int64_t bytes, const Header& h) {
   int64_t total = 0;
-  for (const BlockList::Run& run : blocks.runs()) {
-    if (run.stride == 1)
-      total += block_units(h, bytes, run.last()).end - block_units(h, bytes, run.first).begin;
-    else
-      for (int64_t b = run.first; b <= run.last(); b += run.stride) total += block_units(h, bytes, b).count();
-  }
+  for (const BlockList::Run& run : blocks.runs())
+    total += run_size(run, [&](int64_t b) { return block_units(h, bytes, b); });
   return total;
 }
 

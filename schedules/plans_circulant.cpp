@@ -113,8 +113,7 @@ class AllRounds {
   std::vector<MoveRun> senders(const std::vector<MoveRun>& receivers, int64_t skip) const {
     std::vector<MoveRun> pieces;
     for (const MoveRun& run : receivers) {
-      const int64_t first = run.v_first - skip,
-                    last = run.v_last - skip;  // in (−p, p)
+      const int64_t first = run.v_first - skip, last = run.v_last - skip;  // in (−p, p)
       if (first >= 0 || last < 0)
         pieces.push_back({first < 0 ? first + p_ : first, last < 0 ? last + p_ : last, run.u});
       else
@@ -153,8 +152,7 @@ class AllRounds {
 
   CirculantSchedule s_;
   int64_t p_, n_, first_ = 0;
-  std::vector<std::vector<MoveRun>> sends_,
-      recvs_;  // [i − first]: by increasing v
+  std::vector<std::vector<MoveRun>> sends_, recvs_;  // [i − first]: by increasing v
 };
 
 // The table for (p, n), built by the first plan that asks and shared while

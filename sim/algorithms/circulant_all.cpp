@@ -223,7 +223,7 @@ double circulant_all_model(const Net& net, int64_t p, int64_t bytes, int64_t blo
   // i ≥ n + x − q): c_i = p − 1 there, so only the first and last rounds
   // are counted, virtual rank by virtual rank (O(pq²) time for any n, which
   // the block policy's search needs, and O(q) memory).
-  const CirculantPlan root_plan(s, 0, blocks);
+  const CirculantPlan root_plan(s, 0, blocks, false);
   const int64_t first = root_plan.first(), end = root_plan.end();
   const int64_t steady_from = 2 * s.q(), steady_to = blocks + first - s.q();
   const bool steady = steady_to > steady_from;

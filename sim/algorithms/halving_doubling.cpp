@@ -59,7 +59,10 @@ double scatter_model(const Net& net, const Fold& f, const Cut& cut) {
     const double lower = cut.of(0, f.pow2 / 2), upper = static_cast<double>(cut.bytes) - lower;
     t += exchange(net, lower) + net.gamma * lower + oneway(net, upper);
   }
-  for (int64_t half = f.pow2 / 2; half >= 1; half /= 2) t += exchange(net, cut.of(0, half)) + net.gamma * cut.of(0, half);
+  for (int64_t half = f.pow2 / 2; half >= 1; half /= 2) {
+    const double lower = cut.of(0, half);
+    t += exchange(net, lower) + net.gamma * lower;
+  }
   return t;
 }
 
