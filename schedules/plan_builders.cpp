@@ -23,6 +23,8 @@ constexpr PlanAlgorithm kPlanAlgorithms[] = {
     {Collective::allreduce, "ring", Cut::per_rank, allreduce_ring},
     {Collective::reduce, "halving-doubling", Cut::pow2, reduce_halving_doubling},
     {Collective::allreduce, "halving-doubling", Cut::pow2, allreduce_halving_doubling},
+    {Collective::reduce, "binary-blocks", Cut::pow2, reduce_binary_blocks},
+    {Collective::allreduce, "binary-blocks", Cut::pow2, allreduce_binary_blocks},
     {Collective::reduce, "circulant", Cut::pipelined, reduce_circulant},
     {Collective::allreduce, "circulant", Cut::pipelined, allreduce_circulant},
     {Collective::reduce_scatter, "circulant", Cut::pipelined, reduce_scatter_circulant},

@@ -1,16 +1,16 @@
 // Reduction and scan plans: the messages of sim/algorithms/binary_tree.cpp,
-// recursive_doubling.cpp, scan_doubling.cpp, ring.cpp and
-// halving_doubling.cpp, rank by rank. The first three send the whole vector
-// in every message: all B blocks (B = 1 unless asked); ring and
-// halving-doubling move base segments (reduction_phases.hpp), one plan block
-// each: B = p (ring) or p' (halving-doubling), block_span's cut on whole
-// elements being the base segments' cut. A received block is folded in
+// recursive_doubling.cpp, scan_doubling.cpp, ring.cpp, halving_doubling.cpp
+// and binary_blocks.cpp, rank by rank. The first three send the whole vector
+// in every message: all B blocks (B = 1 unless asked); ring,
+// halving-doubling and binary-blocks move base segments
+// (reduction_phases.hpp), one plan block each: B = p (ring) or p' (the
+// other two), block_span's cut on whole elements being the base segments'
+// cut. A received block is folded in
 // keeping rank order (Combine left: it holds lower ranks; right: higher
 // ones), as the MPI code does.
 //
 // Left out, because a plan cannot say what their MPI code does:
 //   ring for a non-commutative ⊕: see ring_reduce_scatter_step.
-//   reduce/allreduce binary-blocks: see sim/algorithms/binary_blocks.cpp.
 //   scan/exscan two-tree: a rank keeps several values per block (A = L ⊕ V,
 //       S = A ⊕ R sent up, the parent's P passed on, P ⊕ A; one acc cannot
 //       hold them) and takes its blocks from three peers as they arrive
@@ -21,6 +21,7 @@
 #include <algorithm>
 
 #include "binomial_tree.hpp"
+#include "halving_ranges.hpp"
 #include "plan_families.hpp"
 #include "scan_plans.hpp"
 
@@ -127,26 +128,56 @@ Header commutative_header(Collective c, int64_t p, int64_t root, int64_t blocks)
   return h;
 }
 
-// Base segments [lo, hi) of halving-doubling (reduction_phases.hpp's Range).
-struct Range {
-  int64_t lo, hi;
-  BlockList blocks() const { return block_run(lo, hi - lo); }
-  int64_t mid() const { return (lo + hi) / 2; }
-};
+BlockList segment_run(SegmentRange r) { return block_run(r.lo, r.size()); }
+
+// Halving step j of member v of a power-of-two group (its members are
+// ranks real(u)) over nseg base segments (halved_range): keep one half of
+// the range, exchange the other with v ^ 2^j, fold the partner's half in
+// on its side (the lower member's data is on the left).
+template <class Real>
+void halving_step(int64_t v, int64_t j, int64_t nseg, const Real& real, Step& s) {
+  const int64_t d = int64_t{1} << j, peer = real(v ^ d);
+  const SegmentRange mine = halved_range(v, j, nseg);
+  const bool lower = (v & d) == 0;
+  const SegmentRange low{mine.lo, mine.mid()}, high{mine.mid(), mine.hi};
+  set_send(s, peer, segment_run(lower ? high : low));
+  set_recv(s, peer, segment_run(lower ? low : high), lower ? Combine::right : Combine::left);
+}
+
+// Doubling step j of member v of a group of `size` members after its
+// halving: v holds the aligned range of (nseg/size)·2^j segments around
+// the one the halving left it, and its partner v ^ d, d = size/2^(j+1),
+// the sibling range. root_v < 0: the two exchange (doubling allgather);
+// else binomial gather towards root_v: the member whose bit d differs from
+// the root's sends its range and stops, the other receives.
+//   size = nseg = 4, v = 1 (segment 2): j = 0: [2, 3) ↔ [3, 4) with v ^ 2;
+//   j = 1: [2, 4) ↔ [0, 2) with v ^ 1.
+template <class Real>
+void doubling_step(int64_t v, int64_t j, int64_t size, int64_t nseg, int64_t root_v, const Real& real, Step& s) {
+  const int64_t d = size >> (j + 1), width = (nseg / size) << j, peer = real(v ^ d);
+  const int64_t lo = halved_range(v, __builtin_ctzll(static_cast<uint64_t>(size)), nseg).lo & ~(width - 1);
+  const SegmentRange mine{lo, lo + width}, other{lo ^ width, (lo ^ width) + width};
+  if (root_v < 0) {
+    set_send(s, peer, segment_run(mine));
+    set_recv(s, peer, segment_run(other));
+    return;
+  }
+  const int64_t differs = v ^ root_v;
+  if (differs >= 2 * d) return;  // it sent its range at a larger d and stopped
+  if (differs & d)
+    set_send(s, peer, segment_run(mine));
+  else
+    set_recv(s, peer, segment_run(other));
+}
 
 // halving_doubling.cpp for one rank (B = p'), by rounds:
 //   0, 1       fold_halves on a paired rank: the even one keeps the first
 //              half [0, p'/2) and folds the odd one's in on the right, the
 //              odd one the second half, on the left (one MPI_Sendrecv);
 //              then the removed rank sends its half to the survivor;
-//   2 + j      halving_reduce_scatter over the survivors (virtual rank v),
-//              j < lg p', d = 2^j: keep the lower half of the range where
-//              bit d of v is clear, exchange the other half with v ^ d and
-//              fold it in;
-//   2 + lg p' + j   the way back, d = p'/2^(j+1): doubling_allgather
-//              (allreduce) exchanges ranges with v ^ d; binomial_gather
-//              towards the root: the member whose bit d differs from the
-//              root's sends its range and stops, the other receives;
+//   2 + j      halving_step over the survivors (virtual rank v), j < lg p';
+//   2 + lg p' + j   the way back: doubling_step, allgather (allreduce) or
+//              binomial gather towards the root;
 //   3 + 2 lg p'     allreduce: the survivor sends the result to its partner.
 // Each round's range is worked out afresh from v: O(log p') a round.
 class HalvingDoubling {
@@ -156,12 +187,13 @@ class HalvingDoubling {
 
   void operator()(int64_t i, Step& s) const {
     const bool survives = f_.survives(rank_);
+    const auto real = [this](int64_t u) { return f_.real(u); };
     if (i < 2) {
       if (f_.paired(rank_)) fold_halves(i, s);
     } else if (i < 2 + lg_) {
-      if (survives) halving(i - 2, s);
+      if (survives) halving_step(v_, i - 2, f_.pow2, real, s);
     } else if (i < 2 + 2 * lg_) {
-      if (survives) doubling(i - 2 - lg_, s);
+      if (survives) doubling_step(v_, i - 2 - lg_, f_.pow2, f_.pow2, f_.root < 0 ? -1 : f_.virt(f_.root), real, s);
     } else if (f_.root < 0 && f_.paired(rank_)) {
       const int64_t partner = rank_ ^ 1;
       if (survives) set_send(s, partner, all_blocks(f_.pow2));
@@ -173,51 +205,16 @@ class HalvingDoubling {
   void fold_halves(int64_t i, Step& s) const {
     const bool even = rank_ % 2 == 0;
     const int64_t partner = rank_ ^ 1, half = f_.pow2 / 2;
-    const Range first{0, half}, second{half, f_.pow2};
-    const Range keep = even ? first : second, give = even ? second : first;
+    const SegmentRange first{0, half}, second{half, f_.pow2};
+    const SegmentRange keep = even ? first : second, give = even ? second : first;
     if (i == 0) {
-      set_send(s, partner, give.blocks());
-      set_recv(s, partner, keep.blocks(), fold_side(partner, rank_));
+      set_send(s, partner, segment_run(give));
+      set_recv(s, partner, segment_run(keep), fold_side(partner, rank_));
     } else if (f_.survives(rank_)) {
-      set_recv(s, partner, give.blocks());
+      set_recv(s, partner, segment_run(give));
     } else {
-      set_send(s, partner, keep.blocks());
+      set_send(s, partner, segment_run(keep));
     }
-  }
-
-  // The range v keeps after the first j halving steps.
-  Range halved(int64_t j) const {
-    Range mine{0, f_.pow2};
-    for (int64_t d = 1; d < (int64_t{1} << j); d <<= 1)
-      mine = (v_ & d) == 0 ? Range{mine.lo, mine.mid()} : Range{mine.mid(), mine.hi};
-    return mine;
-  }
-
-  void halving(int64_t j, Step& s) const {
-    const int64_t d = int64_t{1} << j, peer = f_.real(v_ ^ d);
-    const Range mine = halved(j);
-    const bool lower = (v_ & d) == 0;
-    const Range keep = lower ? Range{mine.lo, mine.mid()} : Range{mine.mid(), mine.hi};
-    const Range give = lower ? Range{mine.mid(), mine.hi} : Range{mine.lo, mine.mid()};
-    set_send(s, peer, give.blocks());
-    set_recv(s, peer, keep.blocks(), lower ? Combine::right : Combine::left);
-  }
-
-  // After j steps back up, v holds the aligned 2^j blocks around the one
-  // the halving left it; its sibling range is the peer's.
-  void doubling(int64_t j, Step& s) const {
-    const int64_t d = f_.pow2 >> (j + 1), peer = f_.real(v_ ^ d), size = int64_t{1} << j;
-    const int64_t lo = halved(lg_).lo & ~(size - 1);
-    const Range mine{lo, lo + size}, other{lo ^ size, (lo ^ size) + size};
-    if (f_.root < 0) {
-      set_send(s, peer, mine.blocks());
-      set_recv(s, peer, other.blocks());
-      return;
-    }
-    const int64_t differs = v_ ^ f_.virt(f_.root);
-    if (differs >= 2 * d) return;  // it sent its range at a larger d and stopped
-    if (differs & d) set_send(s, peer, mine.blocks());
-    else set_recv(s, peer, other.blocks());
   }
 
   Fold f_;
@@ -230,6 +227,97 @@ Plan halving_doubling(Collective c, int64_t p, int64_t root, int64_t blocks) {
   return streamed(header(c, p, root, blocks), [=](int64_t rank) {
     const HalvingDoubling hd(f, rank);
     return rounds(0, hd.rounds(), hd);
+  });
+}
+
+// binary-blocks (sim/algorithms/binary_blocks.cpp) for one rank, B = 2^e0
+// base segments (e0 the largest block's exponent), any ⊕. A rank in block
+// b of size s (binary_blocks(p)) at virtual rank v, where block b − 1 (the
+// next larger, size L) and block b + 1 (the next smaller, size S) exist:
+//   lg s steps    halving_step in its block;
+//   1             receive block b + 1's partial result over v's range from
+//                 member v mod S there, folded in on the right (higher ranks);
+//   L/s           send to the members v + i·s (i = 0 .. L/s − 1) of block
+//                 b − 1, one at a time, the piece of v's range each holds;
+// and then, allreduce:
+//   L/s           receive those pieces back as results, in the same order;
+//   1             send v's range to member v mod S of block b + 1;
+//   lg s          doubling_step (allgather) in its block;
+// reduce: block 0 gathers to the root (doubling_step), a root outside it
+// taking rank 0's place after rank 0 sends it its segment.
+//   p = 6 = 4 + 2, 4 segments: halving in {0, 1, 2, 3} and in {4, 5};
+//   then 4 ([0, 2)) → 0 ([0, 1)), then → 2 ([1, 2)); 5 ([2, 4)) → 1
+//   ([2, 3)), then → 3 ([3, 4)).
+// Deviation (see binary_blocks.cpp): the paper hands a range to the L/s
+// members at once; a plan step has one peer, so they go one after another,
+// as a one-ported rank would send them.
+class BinaryBlocks {
+ public:
+  BinaryBlocks(const std::vector<RankBlock>& bs, int64_t root, int64_t rank) : root_(root), rank_(rank) {
+    size_t b = 0;
+    while (rank >= bs[b].first + bs[b].size) ++b;
+    mine_ = bs[b];
+    larger_ = b > 0 ? bs[b - 1] : RankBlock{0, 0};
+    smaller_ = b + 1 < bs.size() ? bs[b + 1] : RankBlock{0, 0};
+    largest_ = bs[0].size;
+    lg0_ = bs[0].lg();
+    v_ = rank - mine_.first;
+  }
+  int64_t rounds() const { return up() + tail(); }
+
+  void operator()(int64_t i, Step& s) const {
+    const int64_t lg = mine_.lg(), from_smaller = smaller_.size > 0 ? 1 : 0, to_larger = pieces();
+    const auto in_block = [this](int64_t u) { return mine_.first + u; };
+    if (i < lg) return halving_step(v_, i, largest_, in_block, s);
+    if ((i -= lg) < from_smaller) return set_recv(s, partner_below(), own(), Combine::right);
+    if ((i -= from_smaller) < to_larger) return set_send(s, piece_owner(i), piece(i));
+    i -= to_larger;
+    if (root_ >= 0) return gather(i, s);
+    if (i < to_larger) return set_recv(s, piece_owner(i), piece(i));
+    if ((i -= to_larger) < from_smaller) return set_send(s, partner_below(), own());
+    doubling_step(v_, i - from_smaller, mine_.size, largest_, -1, in_block, s);
+  }
+
+ private:
+  // Steps of the reduce-scatter and the hand-over up the chain.
+  int64_t up() const { return mine_.lg() + (smaller_.size > 0 ? 1 : 0) + pieces(); }
+  int64_t tail() const {
+    if (root_ < 0) return up();
+    if (rank_ == root_ && root_ >= largest_) return 1 + lg0_;
+    return larger_.size == 0 ? (root_ >= largest_ && rank_ == 0 ? 1 : lg0_) : 0;
+  }
+  int64_t pieces() const { return larger_.size / mine_.size; }
+  int64_t piece_owner(int64_t i) const { return larger_.first + v_ + i * mine_.size; }
+  BlockList piece(int64_t i) const { return segment_run(halved_range(v_ + i * mine_.size, larger_.lg(), largest_)); }
+  int64_t partner_below() const { return smaller_.first + v_ % smaller_.size; }
+  BlockList own() const { return segment_run(halved_range(v_, mine_.lg(), largest_)); }
+
+  // Reduce's gather in block 0 (ranks 0 .. largest_ − 1); a root outside
+  // it first takes rank 0's segment and then plays rank 0.
+  void gather(int64_t i, Step& s) const {
+    const bool outside = root_ >= largest_;
+    const BlockList segment0 = segment_run(halved_range(0, lg0_, largest_));
+    if (outside && rank_ == 0) return set_send(s, root_, segment0);
+    int64_t v = v_;
+    if (outside && rank_ == root_) {
+      if (i-- == 0) return set_recv(s, 0, segment0);
+      v = 0;
+    }
+    const auto in_block0 = [this, outside](int64_t u) { return outside && u == 0 ? root_ : u; };
+    doubling_step(v, i, largest_, largest_, outside ? 0 : root_, in_block0, s);
+  }
+
+  int64_t root_, rank_;  // root −1: allreduce
+  RankBlock mine_{}, larger_{}, smaller_{};
+  int64_t largest_ = 1, lg0_ = 0, v_ = 0;
+};
+
+Plan binary_blocks_plan(Collective c, int64_t p, int64_t root, int64_t blocks) {
+  const std::vector<RankBlock> bs = binary_blocks(p);
+  const int64_t reduce_root = c == Collective::allreduce ? -1 : root;
+  return streamed(header(c, p, root, blocks), [bs, reduce_root](int64_t rank) {
+    const BinaryBlocks bb(bs, reduce_root, rank);
+    return rounds(0, bb.rounds(), bb);
   });
 }
 
@@ -364,6 +452,16 @@ Plan reduce_halving_doubling(int64_t p, int64_t root, int64_t blocks) {
 
 Plan allreduce_halving_doubling(int64_t p, int64_t, int64_t blocks) {
   return halving_doubling(Collective::allreduce, p, 0, blocks);
+}
+
+// binary-blocks (BinaryBlocks above), B = 2^⌊log2 p⌋ base segments, any ⊕;
+// for p a power of two the halving-doubling plan.
+Plan reduce_binary_blocks(int64_t p, int64_t root, int64_t blocks) {
+  return binary_blocks_plan(Collective::reduce, p, root, blocks);
+}
+
+Plan allreduce_binary_blocks(int64_t p, int64_t, int64_t blocks) {
+  return binary_blocks_plan(Collective::allreduce, p, 0, blocks);
 }
 
 Plan scan_hillis_steele(int64_t p, int64_t, int64_t blocks) {

@@ -169,10 +169,10 @@ TEST(Engine, RunWithTheEngineGivesTheSmpiRow) {
   EXPECT_NEAR(loggp.time_us, smpi.time_us, 1e-3 * smpi.time_us);
   EXPECT_EQ(loggp.model_us, smpi.model_us);
   EXPECT_EQ(loggp.checked_ranks, 0);
-  const auto refused = test::run_command(std::string(COLLSIM_BIN) +
-                                         " run --collective allreduce --algo binary-blocks --p 8 --size 1KiB --engine loggp", true);
+  const auto refused = test::run_command(
+      std::string(COLLSIM_BIN) + " run --collective exscan --algo two-tree --p 8 --size 1KiB --engine loggp", true);
   EXPECT_EQ(refused.status, 2) << refused.out;
-  EXPECT_NE(refused.out.find("no plan for allreduce algorithm 'binary-blocks'"), std::string::npos) << refused.out;
+  EXPECT_NE(refused.out.find("no plan for exscan algorithm 'two-tree'"), std::string::npos) << refused.out;
 }
 
 // --per-rank: a chain of 4 ranks, one block of 1000 bytes, α = 5 µs,

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -468,6 +469,26 @@ TEST(PlanVerify, InclusiveDoublingScanBuildersPass) {
         EXPECT_EQ(rep.critical_path, scan_rounds(a, p)) << name << " p=" << p;
       }
   }
+}
+
+// binary-blocks (seed 004 §2.6), reduce at roots 0, p/2, p − 1 (a root in
+// the largest block and one outside it) and allreduce, pass for every p up
+// to 200; at a power of two, 2 lg p message rounds on the critical path
+// (halving-doubling's).
+TEST(PlanVerify, BinaryBlocksBuildersPass) {
+  for (Collective c : {Collective::reduce, Collective::allreduce})
+    for (int64_t p = 1; p <= 200; ++p) {
+      const int64_t blocks = plan::cut_blocks(plan::Cut::pow2, p);
+      const std::set<int64_t> roots =
+          c == Collective::reduce ? std::set<int64_t>{0, p / 2, p - 1} : std::set<int64_t>{0};
+      for (int64_t root : roots) {
+        const PlanReport rep = check_plan(plan::build_plan(c, "binary-blocks", p, root, blocks));
+        ASSERT_FALSE(rep.failure) << collective_name(c) << " p=" << p << " root=" << root << ": "
+                                  << describe(*rep.failure);
+        if (c == Collective::allreduce && p == blocks)
+          EXPECT_EQ(rep.critical_path, 2 * __builtin_ctzll(static_cast<uint64_t>(p))) << "p=" << p;
+      }
+    }
 }
 
 // --- `collsim verify plan` ---

@@ -394,6 +394,43 @@ TEST(PlanBuilders, Scan123DoublingOfFiveRanksByHand) {
   for (int64_t r = 0; r < 5; ++r) EXPECT_TRUE(same_steps(pl.steps(r), want[r])) << "rank " << r;
 }
 
+// allreduce binary-blocks at p = 6 = 4 + 2 over 4 segments, from seed 004
+// §2.6: halving in {0..3} and {4, 5}; rank 4 holds [0, 2) of {4, 5} and
+// hands [0, 1) to rank 0, then [1, 2) to rank 2 (their ranges); the results
+// come back the same way; then each block's doubling allgather.
+TEST(PlanBuilders, BinaryBlocksOfSixRanksByHand) {
+  using plan::recv_step;
+  using plan::send_step;
+  using plan::with_recv;
+  const Plan pl = plan::build_plan(Collective::allreduce, "binary-blocks", 6, 0, 4);
+  const std::vector<Step> rank0 = {with_recv(send_step(1, {2, 3}), 1, {0, 1}, Combine::right),
+                                   with_recv(send_step(2, {1}), 2, {0}, Combine::right),
+                                   recv_step(4, {0}, Combine::right),
+                                   send_step(4, {0}),
+                                   with_recv(send_step(2, {0}), 2, {1}),
+                                   with_recv(send_step(1, {0, 1}), 1, {2, 3})};
+  const std::vector<Step> rank4 = {with_recv(send_step(5, {2, 3}), 5, {0, 1}, Combine::right),
+                                   send_step(0, {0}),
+                                   send_step(2, {1}),
+                                   recv_step(0, {0}),
+                                   recv_step(2, {1}),
+                                   with_recv(send_step(5, {0, 1}), 5, {2, 3})};
+  EXPECT_TRUE(same_steps(pl.steps(0), rank0));
+  EXPECT_TRUE(same_steps(pl.steps(4), rank4));
+}
+
+// For p a power of two binary-blocks is one block: halving-doubling's plan.
+TEST(PlanBuilders, BinaryBlocksIsHalvingDoublingAtPowersOfTwo) {
+  for (Collective c : {Collective::reduce, Collective::allreduce})
+    for (int64_t p : {2, 16, 64})
+      for (int64_t root : roots(c, p)) {
+        const Plan bb = plan::build_plan(c, "binary-blocks", p, root, p);
+        const Plan hd = plan::build_plan(c, "halving-doubling", p, root, p);
+        for (int64_t r = 0; r < p; ++r)
+          EXPECT_TRUE(same_steps(bb.steps(r), hd.steps(r))) << collective_name(c) << " p=" << p << " rank " << r;
+      }
+}
+
 TEST(PlanText, WrittenAndReadBackGivesTheSameSteps) {
   for (Collective c : kCollectives) {
     for (const std::string& name : plan::plan_algorithms(c)) {

@@ -334,6 +334,15 @@ TEST(SimReductions, LargeAllreduceMatchesTheClosedFormsWithinOnePercent) {
 //     bcast back, q·t(m)
 //   allreduce binary-blocks (one block at a power of two: halving-doubling):
 //     Rabenseifner's 2qα + 2mβ(1 − 1/p) + γm(1 − 1/p), plus 32qβ of envelopes
+//   allreduce binary-blocks at p = 12 = 8 + 4 (seed 004 §2.6, pieces one
+//     after another): block {0..7} halves in 3 steps, H = Σ t(m/2^k) + γm/2^k,
+//     k = 1..3 ({8..11}, 2 steps, is done before it); member w of {8..11}
+//     hands m/8 to w, then w + 4 (H + t, H + 2t, + γm/8 each to fold in);
+//     back down, w takes its results from w at H + 2t (when it is through
+//     sending) and from w + 4 at H + 3t (which has them at H + 2t + γm/8,
+//     earlier since t(m/8) > γm/8), which ends w + 4's send at H + 4t; then
+//     the allgathers, {0..7}'s the longer: t(m/8) + t(m/4) + t(m/2).
+//     In all 2t(m/2) + 2t(m/4) + 6t(m/8) + 7γm/8.
 //   reduce circulant, n blocks: (n − 1 + q)(t(m/n) + γm/n)
 //   reduce_scatter circulant (n = 1): round k moves 2^k of the p segments:
 //     qα + (β + γ)m(p − 1)/p + 16qβ; allgatherv likewise without γ; allreduce
@@ -368,6 +377,8 @@ TEST(SimClosedForms, AlgorithmsCheckedOnlyAgainstTheirModels) {
        [&](double p, double q, double m, double) {
          return 2 * q * a + (2 * m * b + g * m) * (1 - 1 / p) + 32 * q * b;
        }},
+      {Collective::allreduce, "binary-blocks", 12, 1, Operator::matmul,
+       [&](double, double, double m, double) { return 2 * t(m / 2) + 2 * t(m / 4) + 6 * t(m / 8) + 7 * g * m / 8; }},
       {Collective::reduce, "circulant", 16, 4, Operator::bxor,
        [&](double, double q, double m, double n) { return (n - 1 + q) * (t(m / n) + g * m / n); }},
       {Collective::reduce_scatter, "circulant", 16, 1, Operator::bxor,

@@ -24,7 +24,6 @@
 // (non-roots) and one message buffer each way.
 // Runs as its plan (schedules/plans_reduce.cpp) through the plan executor
 // (sim/rank/plan_executor.hpp); this file holds its cost model.
-#include "blocks.hpp"
 #include "reduction_phases.hpp"
 
 namespace collsim::sim {
@@ -33,27 +32,16 @@ using namespace phases;
 
 namespace {
 
-// The plan cuts the vector into p' blocks of ceil(m/p') whole elements
-// (schedules/blocks.hpp), so the first blocks are the largest, and with
-// fewer elements than p' only the first ones hold data: the lowest ranges
-// then carry all of m through the first halving steps (at p = 2^20, 1 MiB
-// of doubles: 1 MiB in each of the first three). The models follow that
-// cut; where it is even (m a multiple of p' elements) they are seed 004's.
-struct Cut {
-  const Net& net;
-  int64_t bytes, blocks;
-  // Bytes of blocks [lo, hi).
-  double of(int64_t lo, int64_t hi) const {
-    return static_cast<double>(block_span(bytes, net.element, blocks, hi - 1).end -
-                               block_span(bytes, net.element, blocks, lo).begin);
-  }
-};
-
+// The models follow the plan's cut (SegmentBytes): with fewer elements than
+// p' the lowest ranges carry all of m through the first halving steps (at
+// p = 2^20, 1 MiB of doubles: 1 MiB in each of the first three). Where the
+// cut is even they are seed 004's.
+//
 // The reduce-scatter: the pre-step (the lower half out of the odd rank,
 // the upper half back), then the halving steps. In step j every range's
 // lower half is the largest message and virtual rank 0 receives it each
 // time, so the step maxima add up along one rank's path.
-double scatter_model(const Net& net, const Fold& f, const Cut& cut) {
+double scatter_model(const Net& net, const Fold& f, const SegmentBytes& cut) {
   double t = 0;
   if (f.r > 0) {
     const double lower = cut.of(0, f.pow2 / 2), upper = static_cast<double>(cut.bytes) - lower;
@@ -71,7 +59,7 @@ double scatter_model(const Net& net, const Fold& f, const Cut& cut) {
 double model_allreduce_halving_doubling(const Net& net, int64_t p, int64_t bytes, int64_t) {
   if (bytes == 0 || p == 1) return 0;
   const Fold f(p, -1);
-  const Cut cut{net, bytes, f.pow2};
+  const SegmentBytes cut{net, bytes, f.pow2};
   double t = scatter_model(net, f, cut) + (f.r > 0 ? oneway(net, static_cast<double>(bytes)) : 0);
   for (int64_t size = 1; size < f.pow2; size *= 2) t += exchange(net, cut.of(0, size));
   return t;
@@ -82,7 +70,7 @@ double model_allreduce_halving_doubling(const Net& net, int64_t p, int64_t bytes
 double model_reduce_halving_doubling(const Net& net, int64_t p, int64_t bytes, int64_t) {
   if (bytes == 0 || p == 1) return 0;
   const Fold f(p, -1);
-  const Cut cut{net, bytes, f.pow2};
+  const SegmentBytes cut{net, bytes, f.pow2};
   double t = scatter_model(net, f, cut);
   for (int64_t size = 1; size < f.pow2; size *= 2) t += oneway(net, cut.of(size, 2 * size));
   return t;

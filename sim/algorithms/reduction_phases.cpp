@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "blocks.hpp"
+
 namespace collsim::sim::phases {
 
 #ifdef COLLSIM_RANK
@@ -33,13 +35,6 @@ void Red::prepend(char* acc, const char* x, Span s) const {
   MPI_Reduce_local(const_cast<char*>(x) + s.begin, acc + s.begin, static_cast<int>(s.count() / esize), a.type, a.op);
 }
 
-void Red::combine(char* acc, char* x, Span s, bool x_higher) const {
-  if (x_higher)
-    append(acc, x, s);
-  else
-    prepend(acc, x, s);
-}
-
 void Red::send(const char* buf, Span s, int to) const {
   MPI_Send(buf + s.begin, s.count(), MPI_BYTE, to, 0, a.comm);
 }
@@ -67,41 +62,6 @@ char* working_copy(const Red& red, void* buf, Scratch& scratch) {
 Fold::Fold(int64_t p_, int root_) : p(p_), pow2(int64_t{1} << floor_log2(p_)), r(p_ - pow2), root(root_) {}
 
 #ifdef COLLSIM_RANK
-Range halving_reduce_scatter(const Red& red, const Group& g, int64_t v, char* acc, char* tmp) {
-  Range mine{0, red.nseg};
-  for (int64_t d = 1; d < g.size; d <<= 1) {
-    const int64_t mid = (mine.lo + mine.hi) / 2;
-    const bool lower = (v & d) == 0;
-    const Range keep = lower ? Range{mine.lo, mid} : Range{mid, mine.hi};
-    const Range give = lower ? Range{mid, mine.hi} : Range{mine.lo, mid};
-    const Span k = red.bytes(keep.lo, keep.hi);
-    red.sendrecv(acc, red.bytes(give.lo, give.hi), tmp, k, g.real(v ^ d));
-    red.combine(acc, tmp, k, lower);
-    mine = keep;
-  }
-  return mine;
-}
-
-void doubling_allgather(const Red& red, const Group& g, int64_t v, Range mine, char* acc) {
-  for (int64_t d = g.size / 2; d >= 1; d >>= 1) {
-    const int64_t s = mine.hi - mine.lo, other = mine.lo ^ s;  // the sibling half, aligned at 2s
-    red.sendrecv(acc, red.bytes(mine.lo, mine.hi), acc, red.bytes(other, other + s), g.real(v ^ d));
-    mine = {std::min(mine.lo, other), std::min(mine.lo, other) + 2 * s};
-  }
-}
-
-void binomial_gather(const Red& red, const Group& g, int64_t v, int64_t root_v, Range mine, char* acc) {
-  for (int64_t d = g.size / 2; d >= 1; d >>= 1) {
-    const int64_t s = mine.hi - mine.lo, other = mine.lo ^ s;
-    if ((v ^ root_v) & d) {
-      red.send(acc, red.bytes(mine.lo, mine.hi), g.real(v ^ d));
-      return;
-    }
-    red.recv(acc, red.bytes(other, other + s), g.real(v ^ d));
-    mine = {std::min(mine.lo, other), std::min(mine.lo, other) + 2 * s};
-  }
-}
-
 void ring_reduce_scatter(const Red& red, const char* in, char* acc) {
   const int64_t p = red.p, r = red.rank;
   const Span own = red.bytes(r, r + 1);
@@ -134,8 +94,16 @@ void ring_allgather(const Red& red, char* acc) {
 
 double oneway(const Net& net, double b) { return net.alpha + (b + static_cast<double>(net.envelope)) * net.beta; }
 
-double exchange(const Net& net, double b) {
-  return net.alpha + (b + static_cast<double>(net.envelope)) * net.beta * (net.full_duplex ? 1 : 2);
+double exchange(const Net& net, double b) { return pair(net, b, b); }
+
+double pair(const Net& net, double out, double in) {
+  const double env = static_cast<double>(net.envelope);
+  return net.alpha + (net.full_duplex ? std::max(out, in) + env : out + in + 2 * env) * net.beta;
+}
+
+double SegmentBytes::of(int64_t lo, int64_t hi) const {
+  return static_cast<double>(block_span(bytes, net.element, segments, hi - 1).end -
+                             block_span(bytes, net.element, segments, lo).begin);
 }
 
 int floor_log2(int64_t p) {

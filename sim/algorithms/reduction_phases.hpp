@@ -1,17 +1,16 @@
 // The phases Rabenseifner's reductions (seed 004 §2.3–2.7) are built from,
-// shared by the MPI code of binary-blocks and ring and the cost models of
-// binary-tree, recursive-doubling and halving-doubling (each in its own
-// file, reduce and allreduce side by side; the last three run as plans:
-// schedules/plans_reduce.cpp):
+// shared by the MPI code of ring and the cost models of binary-tree,
+// recursive-doubling, halving-doubling and binary-blocks (each in its own
+// file, reduce and allreduce side by side; all but ring run as plans:
+// schedules/plans_reduce.cpp, whose halving phases are
+// schedules/halving_ranges.hpp):
 //
 //   Red                 one rank's view: p, rank, element size, ⊕ in rank order
 //   Fold                §2.5's pre-step renumbering for p = p' + r
-//   halving_reduce_scatter / doubling_allgather / binomial_gather
-//                       recursive vector halving with distance doubling, and
-//                       its two inverses (allgather, gather to one rank)
 //   ring_reduce_scatter / ring_allgather
 //                       §2.7's pairwise-exchange reduce-scatter and ring
-//   exchange / oneway   the cost-model pieces for half and full duplex
+//   exchange / oneway / pair / SegmentBytes
+//                       the cost-model pieces for half and full duplex
 //
 // Order: every combine keeps rank order, inout = (lower ranks) ⊕ (higher
 // ranks), so the phases are correct for non-commutative ⊕ (validated with
@@ -23,7 +22,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "catalog.hpp"
@@ -58,6 +56,20 @@ struct Fold {
 // shared).
 double oneway(const Net& net, double b);
 double exchange(const Net& net, double b);
+// One step sending `out` bytes to a peer and receiving `in` from it: on
+// full-duplex links the longer message; on half-duplex ones both share the
+// link (exchange(b) is pair(b, b)).
+double pair(const Net& net, double out, double in);
+
+// The bytes of base segments [lo, hi) in a plan's cut of `bytes` into
+// `segments` blocks of whole elements (schedules/blocks.hpp): ⌈count/B⌉
+// elements each, so the first blocks are the largest and, with fewer
+// elements than blocks, only the first ones hold data.
+struct SegmentBytes {
+  const Net& net;
+  int64_t bytes, segments;
+  double of(int64_t lo, int64_t hi) const;
+};
 int floor_log2(int64_t p);
 
 #ifdef COLLSIM_RANK
@@ -76,8 +88,6 @@ struct Red {
   void append(char* acc, char* x, Span s) const;
   // acc = x ⊕ acc over bytes s, x holding lower ranks' data.
   void prepend(char* acc, const char* x, Span s) const;
-  // Folds x into acc in rank order: x comes from the higher side if x_higher.
-  void combine(char* acc, char* x, Span s, bool x_higher) const;
   void send(const char* buf, Span s, int to) const;
   void recv(char* buf, Span s, int from) const;
   // Sends `out`'s bytes of `src` to `to` and receives `in`'s bytes of `dst`
@@ -91,33 +101,6 @@ struct Red {
 // The input vector copied into a full-length working vector: buf where the
 // rank has one (allreduce, the reduce root), else `scratch`.
 char* working_copy(const Red& red, void* buf, Scratch& scratch);
-
-// A power-of-two group of ranks: virtual rank v (0 .. size − 1) is real rank
-// real(v); consecutive virtual ranks cover consecutive rank ranges.
-struct Group {
-  int64_t size;
-  std::function<int(int64_t)> real;
-};
-
-struct Range {
-  int64_t lo, hi;  // base segments
-};
-
-// Recursive vector halving, distance doubling: in step d = 1, 2, .., size/2
-// v keeps the lower half of its range if bit d of v is clear and exchanges
-// the other half with v ^ d. On entry acc holds v's contribution over
-// [0, nseg); on return acc holds, over the returned range (nseg/size base
-// segments, bit-reversed v), the ⊕ of the whole group in rank order. tmp is a
-// full-length scratch vector. The pair (lower v, higher v) always holds two
-// adjacent aligned rank ranges: that is why distance doubling keeps the order.
-Range halving_reduce_scatter(const Red& red, const Group& g, int64_t v, char* acc, char* tmp);
-// The inverse: vector doubling, distance halving; afterwards acc holds the
-// whole vector on every member.
-void doubling_allgather(const Red& red, const Group& g, int64_t v, Range mine, char* acc);
-// The inverse towards one member: in step d = size/2, .., 1 the member whose
-// bit d differs from root_v's sends its range and stops. acc at root_v ends
-// with the whole vector.
-void binomial_gather(const Red& red, const Group& g, int64_t v, int64_t root_v, Range mine, char* acc);
 
 // §2.7 pairwise exchange on nseg = p chunks: in step i rank r sends chunk
 // r + i of `in` to r + i and receives chunk r of rank r − i's input. Rank r's
