@@ -1,5 +1,6 @@
 #include "platform.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -15,28 +16,50 @@ std::string num(double v) {
   return buf;
 }
 
+// Links of a LogGP platform, whose senders pay G (overhead_flags): 10^18 B/s,
+// a gigabyte in a nanosecond.
+constexpr double kUnboundedBandwidth = 1e18;
+
 }  // namespace
 
 const std::vector<Platform>& presets() {
   static const std::vector<Platform> list = {
       // The default: the round numbers of the issue's acceptance test.
-      {"alphabeta", 5e-6, 1e-9, 1e-9, true, 1024, 1, 0, 0,
-       "textbook α = 5 µs, β = 1 ns/B (1 GB/s), γ = 1 ns/B; a flat full-duplex cluster"},
+      {"alphabeta", 5e-6, 1e-9, 1e-9, true, 1024, 1, 0, 0, 0, 0,
+       "textbook α = 5 µs, β = 1 ns/B (1 GB/s), γ = 1 ns/B; a flat full-duplex cluster", Topology{}, false},
       // Seeds 000 and 003: 36 dual-socket nodes, 2 × Intel Xeon Gold 6130F (16 cores each), dual Intel
       // Omni-Path. The seeds print "100 GigaBytes/s" per rail; Omni-Path is a 100 Gbit/s fabric, so we
       // read it as 100 Gbit/s = 12.5 GB/s and model one rail per message (β = 0.08 ns/B). α = 1 µs is
       // Intel's published MPI ping-pong latency class for Omni-Path (not measured by the seeds).
       // Intra-node: shared-memory transport, α = 0.3 µs, β = 0.1 ns/B (10 GB/s single-copy),
       // typical OSU latency/bandwidth on Skylake-SP nodes (assumed, not from the seeds).
-      {"omnipath36x32", 1e-6, 0.08e-9, 0.1e-9, true, 36, 32, 0.3e-6, 0.1e-9,
-       "36 x 32 Omni-Path cluster of seeds 000/003 (alpha, beta: published Omni-Path class figures)"},
+      {"omnipath36x32", 1e-6, 0.08e-9, 0.1e-9, true, 36, 32, 0.3e-6, 0.1e-9, 0, 0,
+       "36 x 32 Omni-Path cluster of seeds 000/003 (alpha, beta: published Omni-Path class figures)", Topology{},
+       false},
       // Seed 003: the VEGA system, 200 of its 768 nodes, each 2 × AMD EPYC 7H12 "Rome" (64 cores, 2.6 GHz).
       // The seed does not name the interconnect; VEGA's CPU partition uses InfiniBand HDR100 (100 Gbit/s)
       // per node (IZUM's system description): β = 0.08 ns/B, α = 1.5 µs (HDR-class MPI latency plus
       // a larger fat tree). Intra-node: α = 0.4 µs, β = 0.15 ns/B (cross-socket shared memory on
       // Rome is slower than on Skylake; assumed).
-      {"rome200x128", 1.5e-6, 0.08e-9, 0.1e-9, true, 200, 128, 0.4e-6, 0.15e-9,
-       "200 x 128 AMD Rome cluster (VEGA) of seed 003 (alpha, beta: HDR100-class figures, assumed)"},
+      {"rome200x128", 1.5e-6, 0.08e-9, 0.1e-9, true, 200, 128, 0.4e-6, 0.15e-9, 0, 0,
+       "200 x 128 AMD Rome cluster (VEGA) of seed 003 (alpha, beta: HDR100-class figures, assumed)", Topology{}, false},
+      // The papers' one-ported model (seeds 000-004: a processor sends one message at a time, each
+      // costing α + mβ): alphabeta's numbers with the whole α + mβ as the sender's busy time (LogGP
+      // g = α, G = β on the sender, L = 0, o = 0), so a rank's sends serialize, and a broadcast to p
+      // ranks needs ⌈log2 p⌉α. What SimGrid cannot say: receives do not serialize (a receiver busy α
+      // too would add a second α to every message).
+      {"oneported", 0, 1e-9, 1e-9, true, 1024, 1, 0, 0, 0, 5e-6,
+       "one-ported alpha-beta: each send keeps its rank busy alpha + m*beta (5 us, 1 ns/B), L = 0; receives overlap",
+       Topology{}, false},
+      // LogGP: L, o, g are LogGOPSim's defaults (Hoefler, Schneider, Lumsdaine, HPDC 2010; its
+      // simulator.ggo: L = 2.5 µs, o = 1.5 µs, g = 1 µs), G = 0.1 ns/B is 10 GB/s, the large-message
+      // osu_bw plateau of a public OSU run of Open MPI and of MPICH over UCX on 100 Gbit/s InfiniBand
+      // (about 10.3 GB/s; gist.github.com/jfgrimm/3af692a5475bdd4ed836b5a18197a209). Not one current
+      // system's fitted set (issue 17 asks for one; not found in a source we could check). o >= g,
+      // so SMPI charges it exactly (platform.hpp). γ = 0.1 ns/B as on the cluster presets.
+      {"loggp", 2.5e-6, 0.1e-9, 0.1e-9, true, 1024, 1, 0, 0, 1.5e-6, 1e-6,
+       "LogGP: L = 2.5 us, o = 1.5 us, g = 1 us (LogGOPSim's defaults), G = 0.1 ns/B (EDR-class osu_bw)", Topology{},
+       false},
   };
   return list;
 }
@@ -67,6 +90,8 @@ void validate(const Platform& pf) {
       throw std::invalid_argument(std::string(what) + " must be in (0, 3600] s/B");
   };
   nonneg(pf.alpha, "alpha");
+  nonneg(pf.o, "o");
+  nonneg(pf.g, "g");
   nonneg(pf.intra_alpha, "intra-node alpha");
   // Bandwidth is 1/β: zero β would be an infinitely fast link, which SimGrid cannot express.
   positive(pf.beta, "beta");
@@ -75,6 +100,15 @@ void validate(const Platform& pf) {
   if (pf.nodes < 1 || pf.nodes > (int64_t{1} << 24)) throw std::invalid_argument("nodes must be in [1, 2^24]");
   if (pf.cores_per_node < 1 || pf.cores_per_node > 4096)
     throw std::invalid_argument("cores-per-node must be in [1, 4096]");
+  cluster_shape(pf.topology, pf.nodes);  // the shape must hold the nodes
+}
+
+std::vector<std::string> overhead_flags(const Platform& pf) {
+  if (!has_overheads(pf)) return {};
+  const std::string send = "0:" + num(std::max(pf.o, pf.g)) + ":" + num(pf.beta), recv = "0:" + num(pf.o) + ":0";
+  // Every size eager and flowing at once (INT_MAX: the largest MPI count of bytes).
+  return {"--cfg=smpi/send-is-detached-thresh:2147483647", "--cfg=smpi/async-small-thresh:2147483647",
+          "--cfg=smpi/os:" + send, "--cfg=smpi/ois:" + send, "--cfg=smpi/or:" + recv};
 }
 
 std::string platform_xml(const Platform& pf) {
@@ -82,15 +116,19 @@ std::string platform_xml(const Platform& pf) {
   std::string xml =
       "<?xml version='1.0'?>\n"
       "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-      "<!-- collsim platform '" + pf.name + "': alpha=" + num(pf.alpha) + " s, beta=" + num(pf.beta) +
-      " s/B, gamma=" + num(pf.gamma) + " s/B, " + (pf.full_duplex ? "full" : "half") + " duplex, " +
-      std::to_string(pf.nodes) + " x " + std::to_string(pf.cores_per_node) + " -->\n"
+      "<!-- collsim platform '" +
+      pf.name + "': alpha=" + num(pf.alpha) + " s, beta=" + num(pf.beta) + " s/B, gamma=" + num(pf.gamma) +
+      " s/B, o=" + num(pf.o) + " s, g=" + num(pf.g) + " s, " + (pf.full_duplex ? "full" : "half") + " duplex, " +
+      std::to_string(pf.nodes) + " x " + std::to_string(pf.cores_per_node) +
+      " -->\n"
       "<platform version=\"4.1\">\n"
       // lat = α/2: a route crosses the sender's and the receiver's private link.
-      "  <cluster id=\"collsim\" prefix=\"node-\" suffix=\"\" radical=\"0-" + std::to_string(pf.nodes - 1) +
-      "\" speed=\"" + num(1.0 / pf.gamma) + "f\" core=\"" + std::to_string(pf.cores_per_node) + "\" bw=\"" +
-      num(1.0 / pf.beta) + "Bps\" lat=\"" + num(pf.alpha / 2) + "s\" sharing_policy=\"" +
-      (pf.full_duplex ? "SPLITDUPLEX" : "SHARED") + "\"";
+      "  <cluster id=\"collsim\" prefix=\"node-\" suffix=\"\" radical=\"0-" +
+      std::to_string(pf.nodes - 1) + "\" speed=\"" + num(1.0 / pf.gamma) + "f\" core=\"" +
+      std::to_string(pf.cores_per_node) + "\" bw=\"" + num(has_overheads(pf) ? kUnboundedBandwidth : 1.0 / pf.beta) +
+      "Bps\" lat=\"" + num(pf.alpha / 2) + "s\" sharing_policy=\"" + (pf.full_duplex ? "SPLITDUPLEX" : "SHARED") + "\"";
+  if (const ClusterShape shape = cluster_shape(pf.topology, pf.nodes); !shape.topology.empty())
+    xml += " topology=\"" + shape.topology + "\" topo_parameters=\"" + shape.parameters + "\"";
   if (pf.cores_per_node > 1)
     xml += " loopback_bw=\"" + num(1.0 / pf.intra_beta) + "Bps\" loopback_lat=\"" + num(pf.intra_alpha) + "s\"";
   xml += "/>\n</platform>\n";
@@ -103,7 +141,8 @@ std::string hostfile(const Platform& pf, int64_t p) {
                                 std::to_string(pf.nodes) + " nodes x " + std::to_string(pf.cores_per_node) +
                                 " cores)");
   std::string text;
-  for (int64_t rank = 0; rank < p; ++rank) text += "node-" + std::to_string(rank / pf.cores_per_node) + "\n";
+  for (int64_t rank = 0; rank < p; ++rank)
+    text += "node-" + std::to_string(pf.round_robin ? rank % pf.nodes : rank / pf.cores_per_node) + "\n";
   return text;
 }
 

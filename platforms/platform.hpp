@@ -13,6 +13,22 @@
 // bw = 1/intra β, FATPIPE, i.e. no sharing between concurrent intra-node
 // flows — SimGrid's default for cluster loopbacks).
 //
+// LogGP overheads (o, g > 0; Alexandrov et al., SPAA '95): every message is
+// sent eagerly (SMPI's detached sends, flowing before the receive is posted),
+// the sender is busy max(o, g) + m·G before each send of m bytes leaves
+// (smpi/os for MPI_Send, smpi/ois for MPI_Isend and MPI_Sendrecv), the wire
+// adds L = α (its bandwidth is unbounded: G was paid at the sender, so a
+// rank's messages go out one after another, as LogGP's gap per byte says,
+// instead of sharing the link), and the receiver is busy o after each
+// receive completes (smpi/or). A message costs max(o, g) + m·G + L + o, and
+// a rank's k sends of m bytes leave max(o, g) + m·G apart. Where LogGP
+// differs: the sender's CPU, not only its NIC, is busy for m·G; where g > o
+// the first message of a burst also waits g − o; concurrent receives are
+// not limited by G (and, with topologies, links carry no bandwidth limit).
+// With o = g = 0 messages use the rendezvous protocol
+// (send-is-detached-thresh 0) and the links' bandwidth 1/β, the α-β models'
+// assumption.
+//
 // Host speed is 1/γ "flops" per second, so smpi_execute_flops(bytes) charges
 // γ·bytes: a "flop" here is one byte of ⊕.
 #pragma once
@@ -20,6 +36,8 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "topology.hpp"
 
 namespace collsim::platforms {
 
@@ -33,7 +51,11 @@ struct Platform {
   int64_t cores_per_node = 1;
   double intra_alpha = 0;    // seconds per message within a node
   double intra_beta = 0;     // seconds per byte within a node
+  double o = 0;              // LogGP overhead: seconds of a rank's CPU per send and per receive
+  double g = 0;              // LogGP gap: seconds between a rank's consecutive sends
   std::string source;        // where the numbers come from (a comment)
+  Topology topology;         // how the nodes are wired (topology.hpp)
+  bool round_robin = false;  // rank r on node r mod nodes, not r / cores_per_node
 };
 
 // The built-in presets with their documented numbers; see platform.cpp.
@@ -47,14 +69,21 @@ const Platform* find_preset(const std::string& name);
 // γ > 0, nodes ≥ 1, cores ≥ 1, ...).
 void validate(const Platform& pf);
 
+// Does `pf` charge LogGP overheads (o or g > 0)?
+inline bool has_overheads(const Platform& pf) { return pf.o > 0 || pf.g > 0; }
+
+// The smpirun --cfg flags that put `pf`'s o and g on SMPI (see above);
+// none for an α-β platform.
+std::vector<std::string> overhead_flags(const Platform& pf);
+
 // The SimGrid 3.32 XML for `pf` (validated first). Hosts are named node-0 ..
 // node-(nodes-1).
 std::string platform_xml(const Platform& pf);
 
 // An SMPI host file for p ranks placed block-wise, cores_per_node ranks per
-// node, one line per rank (smpirun would otherwise unroll "host:count" lines
-// into a temporary file in the current directory). Throws std::invalid_argument when p exceeds
-// nodes × cores_per_node.
+// node (or round-robin, rank r on node r mod nodes), one line per rank (smpirun would otherwise unroll "host:count"
+// lines into a temporary file in the current directory). Throws std::invalid_argument when p exceeds nodes ×
+// cores_per_node.
 std::string hostfile(const Platform& pf, int64_t p);
 
 }  // namespace collsim::platforms

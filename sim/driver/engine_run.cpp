@@ -40,11 +40,11 @@ Net engine_net(const SimRequest& req, const EngineRules& rules) {
 }
 
 // The loggopsim rules' parameters (L = net.alpha, G = net.beta).
-engine::LogGOPS loggops(const Net& net, const EngineRules& rules) {
+engine::LogGOPS loggops(const Net& net, const platforms::Platform& pf) {
   engine::LogGOPS par;
   par.L = engine::picoseconds(net.alpha);
-  par.o = engine::picoseconds(rules.o.value_or(0));
-  par.g = engine::picoseconds(rules.g.value_or(0));
+  par.o = engine::picoseconds(pf.o);
+  par.g = engine::picoseconds(pf.g);
   par.G = engine::picoseconds(net.beta);
   par.gamma = engine::picoseconds(net.gamma);
   return par;
@@ -52,12 +52,12 @@ engine::LogGOPS loggops(const Net& net, const EngineRules& rules) {
 
 // The plan's time under `rules`: the smpi rules on the harness's blocks,
 // the loggopsim rules on the GOAL export's.
-engine::Result evaluate(const plan::Plan& pl, int64_t bytes, const Net& net,
+engine::Result evaluate(const plan::Plan& pl, int64_t bytes, const Net& net, const SimRequest& req,
                         const EngineRules& rules, bool per_rank) {
   if (rules.set == EngineRules::Set::smpi)
     return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element),
                             engine::Network{net.alpha, net.beta, net.gamma, net.envelope}, per_rank);
-  return engine::evaluate(pl, engine::goal_blocks(pl.header, bytes), loggops(net, rules), per_rank);
+  return engine::evaluate(pl, engine::goal_blocks(pl.header, bytes), loggops(net, req.platform), per_rank);
 }
 
 // Fills a row's wall_s, cpu_s and mem_mib: this process since `start`, `cpu`.
@@ -106,6 +106,9 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
   net.element = element_bytes(c, req.op);
   if (smpi_rules && !net.full_duplex)
     throw std::invalid_argument("the smpi rules model full-duplex links only; use --engine smpi or --rules loggopsim");
+  if (smpi_rules && platforms::has_overheads(req.platform))
+    throw std::invalid_argument("the smpi rules have no overhead or gap (platform '" + req.platform.name +
+                                "' has o or g); use --rules loggopsim");
   const bool segmented = plan::per_segment(c);
   if (segmented && req.layout != Layout::even)
     throw std::invalid_argument("the engine cuts reduce_scatter and allgatherv data evenly; --layout even, or --engine smpi");
@@ -119,7 +122,7 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
         const plan::PlanAlgorithm* pa = cand.row ? &plan::find_plan_algorithm(c, cand.name) : nullptr;
         const int64_t blocks = pa ? plan_blocks(*cand.row, *pa, req, net, bytes) : cand.file_plan.header.blocks;
         const plan::Plan pl = pa ? plan::build_plan(c, cand.name, req.p, root, blocks) : cand.file_plan;
-        const engine::Result res = evaluate(pl, bytes, net, rules, !per_rank_csv.empty());
+        const engine::Result res = evaluate(pl, bytes, net, req, rules, !per_rank_csv.empty());
         Row row{collective_name(c), cand.name, req.p, bytes, blocks, res.time * 1e6, std::nullopt, root, 1,
                 reduces(c) ? operator_name(req.op) : "", segmented ? "even" : "", true, 0, {}, {}, {},
                 smpi_rules ? "loggp" : "loggopsim"};
@@ -148,7 +151,7 @@ std::vector<Row> evaluate_goal(const SimRequest& req, const EngineRules& rules, 
     if (schedule.ranks != req.p)
       throw std::invalid_argument("num_ranks is " + std::to_string(schedule.ranks) + ", --p says " +
                                   std::to_string(req.p));
-    res = engine::evaluate(schedule, loggops(engine_net(req, rules), rules), !per_rank_csv.empty());
+    res = engine::evaluate(schedule, loggops(engine_net(req, rules), req.platform), !per_rank_csv.empty());
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument("GOAL file '" + path + "', " + e.what());
   }

@@ -18,12 +18,12 @@ namespace collsim::sim {
 struct EngineRules {
   enum class Set { smpi, loggopsim };
   Set set = Set::smpi;
-  std::optional<double> L, o, g, G;  // seconds; G in seconds per byte
+  std::optional<double> L, G;  // seconds; G in seconds per byte (o and g: the platform's)
 };
 
 // Throws std::invalid_argument for an algorithm without a plan builder
-// (SimGrid's built-ins, and ours not yet written as plans). The smpi rules
-// have no o and g and ignore them. Rows of the loggopsim rules say engine =
+// (SimGrid's built-ins, and ours not yet written as plans), and for the
+// smpi rules on a platform with o or g (they have neither). Rows of the loggopsim rules say engine =
 // loggopsim and have no model_us (the catalog's model is the α-β one).
 // With a `per_rank_csv` path, also writes every rank's finish there:
 // collective,algorithm,p,bytes,root,rank,finish_us, one line per rank and

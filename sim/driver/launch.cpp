@@ -172,6 +172,7 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
   cmd.argv = {"smpirun", "-no-privatize", "-np", std::to_string(req.p), "-platform", platform.string(),
               "-hostfile", "hosts.txt"};
   for (const auto& flag : smpi_network_flags()) cmd.argv.push_back(flag);
+  for (auto& flag : platforms::overhead_flags(req.platform)) cmd.argv.push_back(std::move(flag));
   if (req.scale) cmd.argv.insert(cmd.argv.end(), kScaleFlags.begin(), kScaleFlags.end());
   // "default" needs no selection (and scan and exscan have no selector).
   if (!algos.empty() && algos.front()->has(kSmpiBuiltin) && algos.front()->builtin_name() != "default")
@@ -208,6 +209,8 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
     r.wall_s = run.wall_s;
     r.cpu_s = run.cpu_s;
     r.mem_mib = run.mem_mib;
+    // The catalog's models are α-β ones (rendezvous, no o or g).
+    if (platforms::has_overheads(req.platform)) r.model_us.reset();
   }
   return rows;
 }

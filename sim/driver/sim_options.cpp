@@ -26,16 +26,21 @@ void add_platform_options(cli::po::options_description& opts) {
                         for (auto& n : platforms::preset_names()) s += (s.empty() ? "" : ", ") + n;
                         return s;
                       }())
-                         .c_str())(
-      "alpha", value<double>(), "seconds per message between nodes (alphabeta: 5e-6)")(
+                         .c_str())("alpha", value<double>(), "seconds per message between nodes (alphabeta: 5e-6)")(
       "beta", value<double>(), "seconds per byte between nodes (alphabeta: 1e-9)")(
       "bw", value<double>(), "bytes per second between nodes, instead of --beta")(
       "duplex", value<std::string>(), "full (SPLITDUPLEX links) or half (SHARED)")(
       "gamma", value<double>(), "seconds per byte of a reduction operator")(
-      "nodes", value<int64_t>(), "nodes of the cluster (alphabeta: enough for p)")(
-      "cores-per-node", value<int64_t>(), "ranks per node (alphabeta: 1)")(
-      "intra-alpha", value<double>(), "seconds per message within a node")(
-      "intra-beta", value<double>(), "seconds per byte within a node");
+      "nodes", value<int64_t>(), "nodes of the cluster (alphabeta: enough for p)")("cores-per-node", value<int64_t>(),
+                                                                                   "ranks per node (alphabeta: 1)")(
+      "intra-alpha", value<double>(), "seconds per message within a node")("intra-beta", value<double>(),
+                                                                           "seconds per byte within a node")(
+      "o", value<double>(),
+      "LogGP overhead: seconds of a rank's CPU per send and per receive (loggp: 1.5e-6; SMPI then sends every "
+      "message eagerly; --engine loggp: --rules loggopsim only)")(
+      "g", value<double>(), "LogGP gap: seconds between a rank's sends (loggp: 1e-6, oneported: 5e-6)")(
+      "topology", value<std::string>(), platforms::topology_help().c_str())(
+      "placement", value<std::string>(), "block (default: consecutive ranks share a node) or round-robin");
 }
 
 platforms::Platform platform_from(const cli::po::variables_map& vm, int64_t p) {
@@ -58,6 +63,8 @@ platforms::Platform platform_from(const cli::po::variables_map& vm, int64_t p) {
   set("gamma", pf.gamma);
   set("intra-alpha", pf.intra_alpha);
   set("intra-beta", pf.intra_beta);
+  set("o", pf.o);
+  set("g", pf.g);
   set("cores-per-node", pf.cores_per_node);
   if (vm.count("bw")) {
     if (vm.count("beta")) throw UsageError("give --beta or --bw, not both");
@@ -70,9 +77,22 @@ platforms::Platform platform_from(const cli::po::variables_map& vm, int64_t p) {
     cli::require_one_of(d, "duplex", {"full", "half"});
     pf.full_duplex = d == "full";
   }
+  if (vm.count("placement")) {
+    const std::string placement = vm["placement"].as<std::string>();
+    cli::require_one_of(placement, "placement", {"block", "round-robin"});
+    pf.round_robin = placement == "round-robin";
+  }
+  if (vm.count("topology")) {
+    if (file) throw UsageError("--topology: a platform file has its own network");
+    try {
+      pf.topology = platforms::parse_topology(vm["topology"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--topology: ") + e.what());
+    }
+  }
   if (vm.count("nodes"))
     pf.nodes = vm["nodes"].as<int64_t>();
-  else if (name == "alphabeta" || file)
+  else if (file || preset->cores_per_node == 1)  // the flat presets grow with p
     pf.nodes = (p + pf.cores_per_node - 1) / std::max<int64_t>(pf.cores_per_node, 1);
   try {
     platforms::validate(pf);
@@ -273,7 +293,8 @@ std::string algorithm_help() {
 
 namespace {
 
-// --rules and its parameters --L --o --g --G (seconds, seconds per byte).
+// --rules and its parameters --L --G (seconds, seconds per byte); o and g
+// are the platform's (--o, --g).
 EngineRules read_rules(const cli::po::variables_map& vm) {
   EngineRules rules;
   const std::string set = vm["rules"].as<std::string>();
@@ -284,16 +305,13 @@ EngineRules read_rules(const cli::po::variables_map& vm) {
     std::optional<double>* field;
     const char* unit;
   };
-  for (const Param& p : {Param{"L", &rules.L, "seconds"}, Param{"o", &rules.o, "seconds"},
-                         Param{"g", &rules.g, "seconds"}, Param{"G", &rules.G, "seconds per byte"}}) {
+  for (const Param& p : {Param{"L", &rules.L, "seconds"}, Param{"G", &rules.G, "seconds per byte"}}) {
     if (!vm.count(p.name)) continue;
     const double v = vm[p.name].as<double>();
     // Below one second (per byte): 64-bit picoseconds cannot overflow.
     if (!(v >= 0 && v < 1)) throw cli::UsageError(std::string("--") + p.name + " must be >= 0 and < 1 (" + p.unit + ")");
     *p.field = v;
   }
-  if (rules.set == EngineRules::Set::smpi && (rules.o.value_or(0) > 0 || rules.g.value_or(0) > 0))
-    throw cli::UsageError("--o and --g need --rules loggopsim (the smpi rules have no overhead or gap)");
   return rules;
 }
 
@@ -311,8 +329,6 @@ void add_engine_options(cli::po::options_description& opts) {
       "eager messages up to 65535 bytes, rendezvous above; calc = gamma per byte; times in whole picoseconds; the "
       "only rules for a GOAL file, run --plan F.goal)")(
       "L", value<double>(), "--engine loggp: latency L in seconds (default: the platform's alpha)")(
-      "o", value<double>(), "--rules loggopsim: CPU overhead o per send and receive, seconds (default 0)")(
-      "g", value<double>(), "--rules loggopsim: gap g between a rank's sends (and receives), seconds (default 0)")(
       "G", value<double>(), "--engine loggp: seconds per byte G (default: the platform's beta)");
 }
 
@@ -320,7 +336,7 @@ std::optional<EngineRules> read_engine_options(const cli::po::variables_map& vm)
   const std::string engine = vm["engine"].as<std::string>();
   cli::require_one_of(engine, "engine", {"smpi", "loggp"});
   if (engine == "loggp") return read_rules(vm);
-  for (const char* name : {"rules", "L", "o", "g", "G"})
+  for (const char* name : {"rules", "L", "G"})
     if (vm.count(name) && !vm[name].defaulted()) throw UsageError(std::string("--") + name + " is for --engine loggp");
   return std::nullopt;
 }
