@@ -485,8 +485,9 @@ TEST(PlanVerify, BinaryBlocksBuildersPass) {
         const PlanReport rep = check_plan(plan::build_plan(c, "binary-blocks", p, root, blocks));
         ASSERT_FALSE(rep.failure) << collective_name(c) << " p=" << p << " root=" << root << ": "
                                   << describe(*rep.failure);
-        if (c == Collective::allreduce && p == blocks)
+        if (c == Collective::allreduce && p == blocks) {
           EXPECT_EQ(rep.critical_path, 2 * __builtin_ctzll(static_cast<uint64_t>(p))) << "p=" << p;
+        }
       }
     }
 }
