@@ -120,8 +120,8 @@ class Simulator {
     s.send_open = step.send_to >= 0;
     s.recv_open = step.recv_from >= 0;
     if (!step.fold_blocks.empty()) ready(Kind::calc, r, -1, message_bytes(step.fold_blocks));
-    if (step.send_value == plan::Value::acc_op_input && s.send_open)
-      ready(Kind::calc, r, -1, message_bytes(step.send_blocks), Calc::before_send);
+    if (plan::send_ops(step.send_value) > 0 && s.send_open)
+      ready(Kind::calc, r, -1, plan::send_ops(step.send_value) * message_bytes(step.send_blocks), Calc::before_send);
     else if (s.send_open)
       ready(Kind::send, r, step.send_to, message_bytes(step.send_blocks));
     if (s.recv_open) ready(Kind::recv, r, step.recv_from, message_bytes(step.recv_blocks));
@@ -209,7 +209,7 @@ class Simulator {
       clocks_.rendezvous(from, 0, 0, t);
       send_done(from);
     }
-    if (s.step.combine == plan::Combine::store)
+    if (!plan::combines(s.step.combine))
       recv_half_done(r);
     else
       ready(Kind::calc, r, -1, bytes, Calc::after_recv);

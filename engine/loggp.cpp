@@ -133,6 +133,31 @@ class Evaluator {
     return t;
   }
 
+  // aux (plan.hpp): which blocks rank r's aux holds, p·B bits made at the
+  // first step that uses aux; acc where holdings are not tracked is full.
+  std::vector<bool>::reference aux_bit(int64_t r, int64_t b) {
+    if (aux_.empty()) aux_.assign(static_cast<size_t>(h_.p * h_.blocks), false);
+    return aux_[static_cast<size_t>(r * h_.blocks + b)];
+  }
+  bool acc_holds(int64_t r, int64_t b) const { return held_.empty() || held_[static_cast<size_t>(r * h_.blocks + b)]; }
+  // The ⊕ of a send that involves aux, or of a join (acc = aux ⊕ acc, which
+  // then holds the block): γ per byte per ⊕ of two held operands, as the
+  // executor applies them (operands acc, input, aux in that order).
+  double aux_time(int64_t r, const plan::BlockList& blocks, plan::Value v, bool join) {
+    double t = 0;
+    for (int64_t b : blocks) {
+      const bool aux = aux_bit(r, b), acc = acc_holds(r, b), input = v == plan::Value::acc_op_input_op_aux;
+      const bool uses_acc = join || v != plan::Value::aux;
+      const int held = (aux ? 1 : 0) + (input ? 1 : 0) + (uses_acc && acc ? 1 : 0);
+      if (held > 1) t += net_.op_seconds_per_byte * static_cast<double>((held - 1) * bytes_(b).count());
+      if (join && aux && !held_.empty()) held_[static_cast<size_t>(r * h_.blocks + b)] = true;
+    }
+    return t;
+  }
+  static bool with_aux(plan::Value v) {
+    return v == plan::Value::aux || v == plan::Value::acc_op_aux || v == plan::Value::acc_op_input_op_aux;
+  }
+
   // A store's blocks become held; it costs nothing, so their bytes are not
   // looked up (a broadcast stores every block it receives).
   void hold(int64_t r, const plan::BlockList& blocks) {
@@ -156,11 +181,19 @@ class Evaluator {
     plan::drop_empty_halves(h_, step_, [this](const plan::BlockList& b) { return list_bytes(bytes_, b); });
     s.send_to = peer(step_.send_to), s.recv_from = peer(step_.recv_from);
     s.send_bytes = list_bytes(bytes_, step_.send_blocks);
-    const double before = step_.send_value == plan::Value::acc_op_input ? op_time(r, step_.send_blocks, false) : 0;
+    const double before = step_.send_to < 0            ? 0
+                          : with_aux(step_.send_value) ? aux_time(r, step_.send_blocks, step_.send_value, false)
+                          : step_.send_value == plan::Value::acc_op_input ? op_time(r, step_.send_blocks, false)
+                                                                          : 0;
     double combined = 0;
-    if (step_.combine == plan::Combine::store) hold(r, step_.recv_blocks);
-    else combined = op_time(r, step_.recv_blocks, true);
-    s.after = combined + op_time(r, step_.fold_blocks, true);
+    if (step_.combine == plan::Combine::aux)
+      for (int64_t b : step_.recv_blocks) aux_bit(r, b) = true;
+    else if (step_.combine == plan::Combine::store)
+      hold(r, step_.recv_blocks);
+    else
+      combined = op_time(r, step_.recv_blocks, true);
+    s.after = combined + (step_.join ? aux_time(r, step_.fold_blocks, plan::Value::aux, true)
+                                     : op_time(r, step_.fold_blocks, true));
     s.post = s.ready = t + before;
   }
 
@@ -200,6 +233,7 @@ class Evaluator {
   std::vector<RankState> ranks_;
   std::vector<plan::StepSource> sources_;  // released as ranks finish
   std::vector<bool> held_;                 // [r·B + b]: rank r's acc holds block b
+  std::vector<bool> aux_;                  // [r·B + b]: rank r's aux holds block b (once used)
   RankSet pending_;
   plan::Step step_;  // the step being taken apart
   int64_t messages_ = 0;

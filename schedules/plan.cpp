@@ -61,10 +61,12 @@ Step parse_step(std::istringstream& words, const Header& h) {
     return word;
   };
   while (words >> word) {
-    if (word == "fold" && !send && !recv && s.fold_blocks.empty()) {
+    if ((word == "fold" || word == "join") && !send && !recv && s.fold_blocks.empty()) {
+      s.join = word == "join";
       s.fold_blocks = parse_blocks(next("block list"), h.blocks);
     } else if (!s.fold_blocks.empty()) {
-      throw std::invalid_argument("a fold step has nothing after its blocks, not '" + word + "'");
+      throw std::invalid_argument(std::string("a ") + (s.join ? "join" : "fold") +
+                                  " step has nothing after its blocks, not '" + word + "'");
     } else if (word == "send" && !send) {
       send = true;
       s.send_to = number(next("peer"), 0, h.p - 1, "peer");
@@ -76,16 +78,18 @@ Step parse_step(std::istringstream& words, const Header& h) {
       if (next("'blocks'") != "blocks") throw std::invalid_argument("expected 'blocks' after the peer");
       s.recv_blocks = parse_blocks(next("block list"), h.blocks);
     } else if (word == "value" && send) {
-      static constexpr Value all[] = {Value::acc, Value::input, Value::acc_op_input};
+      static constexpr Value all[] = {Value::acc, Value::input,      Value::acc_op_input,
+                                      Value::aux, Value::acc_op_aux, Value::acc_op_input_op_aux};
       s.send_value = parse_word(next("value"), all, value_name, "value");
     } else if (word == "combine" && recv) {
-      static constexpr Combine all[] = {Combine::store, Combine::left, Combine::right};
+      static constexpr Combine all[] = {Combine::store, Combine::left, Combine::right, Combine::aux};
       s.combine = parse_word(next("combine"), all, combine_name, "combine");
     } else {
       throw std::invalid_argument("unexpected word '" + word + "' in a step");
     }
   }
-  if (!send && !recv && s.fold_blocks.empty()) throw std::invalid_argument("a step needs a send, a receive or a fold");
+  if (!send && !recv && s.fold_blocks.empty())
+    throw std::invalid_argument("a step needs a send, a receive, a fold or a join");
   return s;
 }
 
@@ -208,12 +212,12 @@ sim::Span block_units(const Header& h, int64_t count, int64_t block) {
 }
 
 const char* value_name(Value v) {
-  static const char* const names[] = {"acc", "input", "acc+input"};
+  static const char* const names[] = {"acc", "input", "acc+input", "aux", "acc+aux", "acc+input+aux"};
   return names[static_cast<int>(v)];
 }
 
 const char* combine_name(Combine c) {
-  static const char* const names[] = {"store", "left", "right"};
+  static const char* const names[] = {"store", "left", "right", "aux"};
   return names[static_cast<int>(c)];
 }
 
@@ -229,7 +233,7 @@ void write_plan(std::ostream& out, const Plan& plan) {
     out << "rank " << r << "\n";
     for (const Step& s : steps) {
       out << "step";
-      if (!s.fold_blocks.empty()) out << " fold " << to_string(s.fold_blocks);
+      if (!s.fold_blocks.empty()) out << (s.join ? " join " : " fold ") << to_string(s.fold_blocks);
       if (s.send_to >= 0) {
         out << " send " << s.send_to << " blocks " << to_string(s.send_blocks);
         if (s.send_value != Value::acc) out << " value " << value_name(s.send_value);

@@ -21,14 +21,21 @@
 // allreduce (p segments of n blocks), which differs from a flat cut into
 // p·n blocks. K = 1 (the default) is the flat cut; block_units says where a
 // block lies.
-// Each rank keeps, per block, one accumulator `acc` (the result buffer)
-// and its own input. A send sends a block's acc, its input, or acc ⊕ input
-// (the doubling scans' W ⊕ V); a receive stores the block into acc or
+// Each rank keeps, per block, one accumulator `acc` (the result buffer),
+// its own input, and a second accumulator `aux` that starts empty. A send
+// sends a block's acc, its input, acc ⊕ input (the doubling scans' W ⊕ V),
+// aux, acc ⊕ aux or acc ⊕ input ⊕ aux (in that order: the operands hold
+// lower ranks to the left); a receive stores the block into acc or
 // combines it: left means acc = received ⊕ acc (the received data comes
-// from lower ranks), right means acc = acc ⊕ received. A fold step sends
-// and receives nothing: acc = acc ⊕ input for its blocks (an empty acc
-// becomes the input): the inclusive doubling scans run an exclusive plan,
-// then this W ⊕ V with no message.
+// from lower ranks), right means acc = acc ⊕ received; or it stores it into
+// aux (combine aux). A fold step sends and receives nothing: acc = acc ⊕
+// input for its blocks (an empty acc becomes the input): the inclusive
+// doubling scans run an exclusive plan, then this W ⊕ V with no message. A
+// join step, likewise local: acc = aux ⊕ acc. An empty operand is the
+// identity everywhere. aux is what lets a rank hold two values of a block:
+// the two-tree scans keep A = L ⊕ V in acc while the right subtree's R
+// waits in aux (acc ⊕ aux goes up), and later the parent's prefix P in aux
+// (sent on to the left child, then joined: P ⊕ A).
 //
 // Where every rank ends (what the verifier checks; [a, b] is the ⊕ of the
 // inputs of ranks a..b in rank order):
@@ -62,9 +69,17 @@ namespace collsim::plan {
 inline constexpr int64_t kMaxBlocks = int64_t{1} << 40;
 
 // What a send carries of each of its blocks.
-enum class Value { acc, input, acc_op_input };
-// What a received block does to acc.
-enum class Combine { store, left, right };
+enum class Value { acc, input, acc_op_input, aux, acc_op_aux, acc_op_input_op_aux };
+// What a received block does: to acc (store, left, right), or stored in aux.
+enum class Combine { store, left, right, aux };
+
+// The ⊕ per byte a send of `v` takes before it leaves, where every operand
+// holds a value (acc ⊕ input ⊕ aux: two).
+inline int send_ops(Value v) {
+  return v == Value::acc_op_input || v == Value::acc_op_aux ? 1 : v == Value::acc_op_input_op_aux ? 2 : 0;
+}
+// Does a receive ⊕ the block into acc (left, right), rather than store it?
+inline bool combines(Combine c) { return c == Combine::left || c == Combine::right; }
 
 // A step's blocks in the order listed, held as runs of consecutive blocks:
 // a halving step's p/2 blocks are one run, so a rank's steps cost memory by
@@ -196,12 +211,15 @@ struct Step {
   int64_t recv_from = -1;  // -1: no receive
   BlockList recv_blocks;
   Combine combine = Combine::store;
-  // Not empty: a fold step (no send, no receive), acc = acc ⊕ input.
+  // Not empty: a fold step (no send, no receive), acc = acc ⊕ input; with
+  // `join`, a join step, acc = aux ⊕ acc.
   BlockList fold_blocks;
+  bool join = false;
 
   // Back to no step: a step source refills one Step in place.
   void clear() {
     send_to = recv_from = -1;
+    join = false;
     send_value = Value::acc;
     combine = Combine::store;
     send_blocks.clear(), recv_blocks.clear(), fold_blocks.clear();
@@ -315,13 +333,13 @@ const char* combine_name(Combine c);
 //   segments 1          (optional; written only when not 1)
 //   empty-messages skip (optional, default send: Header::skip_empty)
 //   rank 0
-//   step send 2 blocks 0 recv - 
+//   step send 2 blocks 0 recv -
 //   ...
-// A step line is `step` followed by `send PEER BLOCKS [value acc|input|acc+input]`
-// and/or `recv PEER BLOCKS [combine store|left|right]`, or by `fold BLOCKS`
-// alone; BLOCKS is a comma-separated list of blocks or ranges a-b. `rank R` lines start rank R's
-// steps; ranks may come in any order, each once; a rank without a line has
-// no steps.
+// A step line is `step` followed by
+// `send PEER BLOCKS [value acc|input|acc+input|aux|acc+aux|acc+input+aux]`
+// and/or `recv PEER BLOCKS [combine store|left|right|aux]`, or by
+// `fold BLOCKS` or `join BLOCKS` alone; BLOCKS is a comma-separated list of blocks or ranges a-b. `rank R` lines start
+// rank R's steps; ranks may come in any order, each once; a rank without a line has no steps.
 //
 // Writes the header and every rank's steps, one rank at a time.
 void write_plan(std::ostream& out, const Plan& plan);

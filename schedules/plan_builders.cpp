@@ -38,6 +38,8 @@ constexpr PlanAlgorithm kPlanAlgorithms[] = {
     {Collective::exscan, "two-op-doubling", Cut::whole, exscan_two_op_doubling},
     {Collective::exscan, "1-doubling", Cut::whole, exscan_1_doubling},
     {Collective::exscan, "123-doubling", Cut::whole, exscan_123_doubling},
+    {Collective::scan, "two-tree", Cut::pipelined, scan_two_tree},
+    {Collective::exscan, "two-tree", Cut::pipelined, exscan_two_tree},
 };
 
 void check_arguments(Collective c, Cut cut, int64_t p, int64_t root, int64_t blocks) {

@@ -103,6 +103,8 @@ Plan reduce_halving_doubling(int64_t p, int64_t root, int64_t blocks);
 Plan allreduce_halving_doubling(int64_t p, int64_t root, int64_t blocks);
 Plan reduce_binary_blocks(int64_t p, int64_t root, int64_t blocks);
 Plan allreduce_binary_blocks(int64_t p, int64_t root, int64_t blocks);
+Plan scan_two_tree(int64_t p, int64_t root, int64_t blocks);
+Plan exscan_two_tree(int64_t p, int64_t root, int64_t blocks);
 Plan reduce_two_tree(int64_t p, int64_t root, int64_t blocks);
 Plan allreduce_two_tree(int64_t p, int64_t root, int64_t blocks);
 Plan reduce_circulant(int64_t p, int64_t root, int64_t blocks);

@@ -37,7 +37,7 @@ class RankWriter {
     if (s.send_to >= 0) {
       const int64_t size = message_bytes(s.send_blocks, bytes_, h_);
       std::vector<std::string> before = previous_;
-      if (s.send_value == Value::acc_op_input) before = {op("calc " + std::to_string(size), previous_)};
+      if (send_ops(s.send_value) > 0) before = {op("calc " + std::to_string(send_ops(s.send_value) * size), previous_)};
       ended.push_back(op("send " + std::to_string(size) + "b to " + std::to_string(s.send_to) + " tag " +
                              std::to_string(sent_[s.send_to]++),
                          before));
@@ -47,7 +47,7 @@ class RankWriter {
       std::string last = op("recv " + std::to_string(size) + "b from " + std::to_string(s.recv_from) + " tag " +
                                 std::to_string(received_[s.recv_from]++),
                             previous_);
-      if (s.combine != Combine::store) last = op("calc " + std::to_string(size), {last});
+      if (combines(s.combine)) last = op("calc " + std::to_string(size), {last});
       ended.push_back(last);
     }
     previous_ = ended;

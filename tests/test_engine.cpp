@@ -153,7 +153,7 @@ TEST(Engine, ExactModelsFollowTheCutWithFewerElementsThanBlocks) {
 }
 
 // `collsim run --engine loggp` gives the smpi row's time and model with
-// engine = loggp and checked_ranks = 0; algorithms without a plan are refused.
+// engine = loggp and checked_ranks = 0; SimGrid's built-ins (no plan) are refused.
 TEST(Engine, RunWithTheEngineGivesTheSmpiRow) {
   const std::string run = std::string(COLLSIM_BIN) + " run --algo circulant --p 200 --size 1MiB --format csv";
   auto last_row = [](const std::string& out) {
@@ -170,9 +170,9 @@ TEST(Engine, RunWithTheEngineGivesTheSmpiRow) {
   EXPECT_EQ(loggp.model_us, smpi.model_us);
   EXPECT_EQ(loggp.checked_ranks, 0);
   const auto refused = test::run_command(
-      std::string(COLLSIM_BIN) + " run --collective exscan --algo two-tree --p 8 --size 1KiB --engine loggp", true);
+      std::string(COLLSIM_BIN) + " run --collective exscan --algo smpi:default --p 8 --size 1KiB --engine loggp", true);
   EXPECT_EQ(refused.status, 2) << refused.out;
-  EXPECT_NE(refused.out.find("no plan for exscan algorithm 'two-tree'"), std::string::npos) << refused.out;
+  EXPECT_NE(refused.out.find("no plan for exscan algorithm 'smpi:default'"), std::string::npos) << refused.out;
 }
 
 // --per-rank: a chain of 4 ranks, one block of 1000 bytes, α = 5 µs,

@@ -291,6 +291,44 @@ TEST(PlanVerify, GapIsNonAdjacentJoin) {
   fails(make_plan(header(Collective::reduce, 4, 1), s), "non-adjacent-join", 2, 0, 0);
 }
 
+// The second accumulator (plan.hpp's aux), on the two-tree scan of three
+// ranks, tree 1 over 0 and 2 (schedules/plans_two_tree.cpp): 0 and 2 send
+// acc ⊕ aux up (aux empty: their inputs); 1 takes [0] on the left and [2]
+// into aux, then sends [0, 1] to 2, which takes it into aux and joins:
+// [0, 1] ⊕ [2].
+Steps two_tree_scan_p3() {
+  Step join_step = plan::fold_step({0});
+  join_step.join = true;
+  return {{send_step(1, {0}, Value::acc_op_aux)},
+          {recv_step(0, {0}, Combine::left), recv_step(2, {0}, Combine::aux), send_step(2, {0})},
+          {send_step(1, {0}, Value::acc_op_aux), recv_step(1, {0}, Combine::aux), join_step}};
+}
+
+TEST(PlanVerify, SecondAccumulatorPassesAndEveryMisuseFails) {
+  const Header h = header(Collective::scan, 3, 1);
+  passes(make_plan(h, two_tree_scan_p3()));
+  Steps s = two_tree_scan_p3();
+  s[0][0].send_value = Value::aux;  // aux is empty at rank 0
+  fails(make_plan(h, s), "not-held", 0, 0, 0);
+  s = two_tree_scan_p3();
+  s[1][1].combine = Combine::left;  // [2] ⊕ [0, 1]
+  fails(make_plan(h, s), "order", 1, 1, 0);
+  s = two_tree_scan_p3();
+  s[1][2].send_value = Value::aux;  // sends [2] back to 2, which joins [2] ⊕ [2]
+  fails(make_plan(h, s), "double-contribution", 2, 2, 0);
+  s = two_tree_scan_p3();
+  s[2].pop_back();  // no join: 2 ends with [2]
+  fails(make_plan(h, s), "wrong-result", 2, -1, 0);
+  s = two_tree_scan_p3();
+  s[2][2].join = false;  // a fold instead: acc = [2] ⊕ [2]
+  fails(make_plan(h, s), "double-contribution", 2, 2, 0);
+  Steps b = binomial_bcast_p4();
+  Step join_step = plan::fold_step({0});
+  join_step.join = true;
+  b[0].push_back(join_step);
+  fails(make_plan(header(Collective::bcast, 4, 1), b), "no-reduction", 0, 2, -1);
+}
+
 TEST(PlanVerify, CommutativeAllowsReorderedJoin) {
   Steps s = chain_reduce_p4();
   s[2][0].combine = Combine::right;

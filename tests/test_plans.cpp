@@ -99,6 +99,7 @@ class DataFlow {
       Rank& x = ranks_[r];
       x.steps = plan.steps(r);
       for (int64_t b = 0; b < h_.blocks; ++b) x.acc.push_back(runs_of(initial_acc(h_, r, b)));
+      x.aux.assign(static_cast<size_t>(h_.blocks), Runs{});
       run_folds(r);
     }
   }
@@ -120,7 +121,7 @@ class DataFlow {
     std::vector<Step> steps;
     size_t next = 0;
     bool sent = false, received = false;
-    std::vector<Runs> incoming, acc;
+    std::vector<Runs> incoming, acc, aux;
     const Step* current() const { return next < steps.size() ? &steps[next] : nullptr; }
   };
 
@@ -129,11 +130,29 @@ class DataFlow {
   }
 
   Runs value(int64_t r, int64_t b, Value v) const {
-    const Runs acc = ranks_[r].acc[b], input{{r, r}};
-    if (v == Value::input) return input;
-    if (v == Value::acc_op_input) return join(acc, input, h_.commutative);
-    if (acc.empty()) throw std::runtime_error("rank " + std::to_string(r) + " sends block " + std::to_string(b) + " it lacks");
-    return acc;
+    const Runs acc = ranks_[r].acc[b], aux = ranks_[r].aux[b], input{{r, r}};
+    const bool c = h_.commutative;
+    Runs out;
+    switch (v) {
+      case Value::input:
+        return input;
+      case Value::acc_op_input:
+        return join(acc, input, c);
+      case Value::acc_op_input_op_aux:
+        return join(join(acc, input, c), aux, c);
+      case Value::acc_op_aux:
+        out = join(acc, aux, c);
+        break;
+      case Value::aux:
+        out = aux;
+        break;
+      case Value::acc:
+        out = acc;
+        break;
+    }
+    if (out.empty())
+      throw std::runtime_error("rank " + std::to_string(r) + " sends block " + std::to_string(b) + " it lacks");
+    return out;
   }
 
   // Every send whose receiver is at the matching receive moves, with the
@@ -157,11 +176,13 @@ class DataFlow {
     return moved;
   }
 
-  // Fold steps (acc = acc ⊕ input) send nothing: they take no round.
+  // Fold steps (acc = acc ⊕ input) and joins (acc = aux ⊕ acc) send
+  // nothing: they take no round.
   void run_folds(int64_t r) {
     Rank& x = ranks_[r];
     for (const Step* s; (s = x.current()) && !s->fold_blocks.empty(); ++x.next)
-      for (int64_t b : s->fold_blocks) x.acc[b] = join(x.acc[b], Runs{{r, r}}, h_.commutative);
+      for (int64_t b : s->fold_blocks)
+        x.acc[b] = s->join ? join(x.aux[b], x.acc[b], h_.commutative) : join(x.acc[b], Runs{{r, r}}, h_.commutative);
   }
 
   void complete_steps() {
@@ -175,7 +196,10 @@ class DataFlow {
         Runs& acc = x.acc[b];
         const Runs& in = x.incoming[i++];
         const bool c = h_.commutative;
-        acc = s->combine == Combine::store ? in : s->combine == Combine::left ? join(in, acc, c) : join(acc, in, c);
+        if (s->combine == Combine::aux)
+          x.aux[b] = in;
+        else
+          acc = s->combine == Combine::store ? in : s->combine == Combine::left ? join(in, acc, c) : join(acc, in, c);
       }
       x.sent = x.received = false;
       ++x.next;
@@ -361,9 +385,8 @@ bool same_steps(const std::vector<Step>& a, const std::vector<Step>& b) {
   for (size_t i = 0; i < a.size(); ++i) {
     const Step &x = a[i], &y = b[i];
     if (x.send_to != y.send_to || x.send_blocks != y.send_blocks || x.recv_from != y.recv_from ||
-        x.recv_blocks != y.recv_blocks || x.fold_blocks != y.fold_blocks ||
-        (x.send_to >= 0 && x.send_value != y.send_value) ||
-        (x.recv_from >= 0 && x.combine != y.combine))
+        x.recv_blocks != y.recv_blocks || x.fold_blocks != y.fold_blocks || x.join != y.join ||
+        (x.send_to >= 0 && x.send_value != y.send_value) || (x.recv_from >= 0 && x.combine != y.combine))
       return false;
   }
   return true;

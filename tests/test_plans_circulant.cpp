@@ -1,5 +1,6 @@
-// The circulant and two-tree reduction plans (schedules/plans_circulant.cpp,
-// plans_two_tree.cpp) and the plan header's `segments`: every plan of
+// The circulant and two-tree reduction and scan plans
+// (schedules/plans_circulant.cpp, plans_two_tree.cpp) and the plan header's
+// `segments`: every plan of
 // p = 1 .. 200 passes the verifier (verify/plan_check.hpp); the p = 4 plans
 // equal step lists written by hand from the broadcast's tree; block_units
 // cuts as allreduce circulant's MPI code does; the text format carries
@@ -31,9 +32,14 @@ struct Builder {
 };
 void PrintTo(const Builder& b, std::ostream* os) { *os << collective_name(b.c) << " " << b.name; }
 
-const Builder kNew[] = {{Collective::reduce, "circulant"},         {Collective::allreduce, "circulant"},
-                        {Collective::reduce_scatter, "circulant"}, {Collective::allgatherv, "circulant"},
-                        {Collective::reduce, "two-tree"},          {Collective::allreduce, "two-tree"}};
+const Builder kNew[] = {{Collective::reduce, "circulant"},
+                        {Collective::allreduce, "circulant"},
+                        {Collective::reduce_scatter, "circulant"},
+                        {Collective::allgatherv, "circulant"},
+                        {Collective::reduce, "two-tree"},
+                        {Collective::allreduce, "two-tree"},
+                        {Collective::scan, "two-tree"},
+                        {Collective::exscan, "two-tree"}};
 
 // Roots 0, p − 1 (two-tree's order-keeping ones) and one between (its
 // commutative path); 0 for the unrooted collectives.

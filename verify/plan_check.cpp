@@ -166,6 +166,7 @@ struct FlatStep {
   int64_t send_begin, recv_begin, fold_begin, fold_end;
   Value value;
   Combine combine;
+  bool join;  // a local step that is a join (acc = aux ⊕ acc), not a fold
   bool fold() const { return fold_end > fold_begin; }
 };
 
@@ -188,25 +189,32 @@ class StepTable {
   BlockList sent(const FlatStep& s) const { return {&blocks_[s.send_begin], &blocks_[s.recv_begin]}; }
   BlockList received(const FlatStep& s) const { return {&blocks_[s.recv_begin], &blocks_[s.fold_begin]}; }
   BlockList folded(const FlatStep& s) const { return {&blocks_[s.fold_begin], &blocks_[s.fold_end]}; }
+  // Does any step use aux? Only then are aux values kept.
+  bool uses_aux() const { return uses_aux_; }
 
  private:
   void add(int64_t r, int64_t k, const Step& s) {
     const bool message = s.send_to != -1 || s.recv_from != -1, fold = !s.fold_blocks.empty();
     if (!message && !fold) broken(h_, r, k, -1, "empty-step", "the step neither sends, receives nor folds");
-    if (message && fold) broken(h_, r, k, -1, "fold-with-message", "a fold step also sends or receives");
-    FlatStep flat{s.send_to, s.recv_from, 0, 0, 0, 0, s.send_value, s.combine};
+    if (message && fold)
+      broken(h_, r, k, -1, "fold-with-message",
+             std::string("a ") + (s.join ? "join" : "fold") + " step also sends or receives");
+    FlatStep flat{s.send_to, s.recv_from, 0, 0, 0, 0, s.send_value, s.combine, s.join};
     flat.send_begin = append(r, k, s.send_to, s.send_blocks, "send");
     flat.recv_begin = append(r, k, s.recv_from, s.recv_blocks, "receive");
-    flat.fold_begin = append_blocks(r, k, s.fold_blocks, "fold");
+    flat.fold_begin = append_blocks(r, k, s.fold_blocks, s.join ? "join" : "fold");
     flat.fold_end = static_cast<int64_t>(blocks_.size());
-    const bool reduce_send = s.send_to >= 0 && s.send_value == Value::acc_op_input;
-    const bool reduce_recv = s.recv_from >= 0 && s.combine != Combine::store;
+    const bool reduce_send = s.send_to >= 0 && plan::send_ops(s.send_value) > 0;
+    const bool reduce_recv = s.recv_from >= 0 && plan::combines(s.combine);
     if (!reduces(h_.collective) && (reduce_send || reduce_recv || fold))
       broken(h_, r, k, -1, "no-reduction",
              std::string(collective_name(h_.collective)) + " has no ⊕, but the step " +
-                 (fold          ? std::string("folds")
-                  : reduce_send ? "sends acc+input"
+                 (fold          ? std::string(s.join ? "joins" : "folds")
+                  : reduce_send ? std::string("sends ") + plan::value_name(s.send_value)
                                 : std::string("combines ") + plan::combine_name(s.combine)));
+    uses_aux_ = uses_aux_ || s.join || (s.recv_from >= 0 && s.combine == Combine::aux) ||
+                (s.send_to >= 0 && (s.send_value == Value::aux || s.send_value == Value::acc_op_aux ||
+                                    s.send_value == Value::acc_op_input_op_aux));
     steps_.push_back(flat);
     if (static_cast<int64_t>(steps_.size() + blocks_.size()) > kMaxPlanStepEntries)
       throw std::length_error("plan too large to check: more than " + str(kMaxPlanStepEntries) +
@@ -241,6 +249,7 @@ class StepTable {
   std::vector<int64_t> first_;
   std::vector<FlatStep> steps_;
   std::vector<int64_t> blocks_;
+  bool uses_aux_ = false;
 };
 
 void check_header(const Header& h) {
@@ -264,7 +273,15 @@ void check_header(const Header& h) {
 class Execution {
  public:
   Execution(const Header& h, const StepTable& table)
-      : h_(h), table_(table), sets_(h.p), acc_(h.p * h.blocks), stats_(h.p), start_(h.p), halves_(h.p), inbox_(h.p) {
+      : h_(h),
+        table_(table),
+        sets_(h.p),
+        acc_(h.p * h.blocks),
+        aux_(table.uses_aux() ? h.p * h.blocks : 0),
+        stats_(h.p),
+        start_(h.p),
+        halves_(h.p),
+        inbox_(h.p) {
     for (int64_t r = 0; r < h.p; ++r)
       for (int64_t b = 0; b < h.blocks; ++b) acc_[entry(r, b)] = initial(r, b);
   }
@@ -383,9 +400,29 @@ class Execution {
   // The value sent, owned by the receiver's inbox.
   Interval sent_value(int64_t r, const FlatStep& s, int64_t b) {
     const Interval acc = acc_[entry(r, b)];
-    const Interval v = s.value == Value::input ? input(r, b)
-                       : s.value == Value::acc ? sets_.copy(acc)
-                                               : join(acc, input(r, b), r, b, "acc ⊕ input", -1);
+    Interval v;
+    switch (s.value) {
+      case Value::acc:
+        v = sets_.copy(acc);
+        break;
+      case Value::input:
+        v = input(r, b);
+        break;
+      case Value::acc_op_input:
+        v = join(acc, input(r, b), r, b, "acc ⊕ input", -1);
+        break;
+      case Value::aux:
+        v = sets_.copy(aux_[entry(r, b)]);
+        break;
+      case Value::acc_op_aux:
+        v = join(acc, aux_[entry(r, b)], r, b, "acc ⊕ aux", -1);
+        break;
+      case Value::acc_op_input_op_aux: {
+        const Interval low = join(acc, input(r, b), r, b, "acc ⊕ input", -1);
+        v = join(low, aux_[entry(r, b)], r, b, "(acc ⊕ input) ⊕ aux", -1);
+        sets_.release(low);
+      }
+    }
     if (v.empty())
       broken(h_, r, pc(r), b, "not-held", "sends " + std::string(plan::value_name(s.value)) + " of block " + str(b) +
                                               " to " + str(s.send_to) + " but holds nothing there");
@@ -431,8 +468,13 @@ class Execution {
     inbox_[r] = {};
     const BlockList blocks = table_.received(s);
     for (int64_t i = 0; i < blocks.size(); ++i) {
-      Interval& acc = acc_[entry(r, blocks.begin()[i])];
       const Interval got = box[i];
+      if (s.combine == Combine::aux) {  // stored in aux
+        sets_.release(aux_[entry(r, blocks.begin()[i])]);
+        aux_[entry(r, blocks.begin()[i])] = got;
+        continue;
+      }
+      Interval& acc = acc_[entry(r, blocks.begin()[i])];
       Interval now = got;  // a store takes the received value over
       if (s.combine == Combine::left) now = join(got, acc, r, blocks.begin()[i], "received ⊕ acc", s.recv_from);
       if (s.combine == Combine::right) now = join(acc, got, r, blocks.begin()[i], "acc ⊕ received", s.recv_from);
@@ -443,11 +485,13 @@ class Execution {
   }
 
   // acc = acc ⊕ input: acc must end at r − 1 ([a, r − 1] becomes [a, r]);
-  // an acc that already holds r is a double contribution.
+  // an acc that already holds r is a double contribution. A join: acc =
+  // aux ⊕ acc, aux ending where acc begins.
   void fold(int64_t r, const FlatStep& s) {
     for (int64_t b : table_.folded(s)) {
       Interval& acc = acc_[entry(r, b)];
-      const Interval now = join(acc, input(r, b), r, b, "fold acc ⊕ input", -1);
+      const Interval now = s.join ? join(aux_[entry(r, b)], acc, r, b, "join aux ⊕ acc", -1)
+                                  : join(acc, input(r, b), r, b, "fold acc ⊕ input", -1);
       sets_.release(acc);
       acc = now;
     }
@@ -462,6 +506,7 @@ class Execution {
   const StepTable& table_;
   RankSets sets_;
   std::vector<Interval> acc_;  // every rank's value per block: acc_[entry(r, b)]
+  std::vector<Interval> aux_;  // the same for aux, where some step uses it (empty at first)
   std::vector<PlanRankStats> stats_;
   std::vector<int64_t> start_;        // the current step's depth - 1, so far
   std::vector<uint8_t> halves_;       // kSent | kReceived of the current step

@@ -10,7 +10,9 @@
 // on each other in a cycle deadlocks. A send carries the value its blocks
 // had before the step (both halves happen at once); received blocks take
 // effect when the step completes. A fold step (no message) completes as
-// soon as the rank reaches it: acc = acc ⊕ input. A worklist holds the ranks whose current
+// soon as the rank reaches it: acc = acc ⊕ input; a join step likewise:
+// acc = aux ⊕ acc. aux values (plan.hpp) are kept alike, where a step uses
+// them. A worklist holds the ranks whose current
 // step is complete; a rank entering a step looks once at its partners'
 // current steps, so the run costs O(p + steps + listed blocks), plus
 // O(p / 64) per ⊕ of sets that are not intervals (commutative plans).
@@ -34,10 +36,10 @@
 //   block-range       a block outside 0..B-1
 //   block-list        a half without blocks, blocks without a peer, a block
 //                     twice in one list
-//   no-reduction      ⊕ (combine left/right, value acc+input, fold) in
-//                     bcast or allgatherv
+//   no-reduction      ⊕ (combine left/right, value acc+input, acc+aux or
+//                     acc+input+aux, fold, join) in bcast or allgatherv
 //   block-mismatch    a send and the receive it meets list different blocks
-//   not-held          a send of a block whose value is empty
+//   not-held          a send of a block whose value is empty (aux included)
 //   double-contribution  ⊕ of two values sharing a rank's input (a fold
 //                     where acc already holds rank r's input)
 //   order             non-commutative ⊕ with the operands swapped

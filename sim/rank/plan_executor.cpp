@@ -2,8 +2,10 @@
 // step, as the plan says: one MPI_Sendrecv per step (MPI_Send or MPI_Recv
 // when one half is absent), the step's blocks packed into one message in
 // the order listed, received blocks stored or combined (left: acc =
-// received ⊕ acc, right: acc = acc ⊕ received) with MPI_Reduce_local; a
-// fold step is MPI_Reduce_local alone (acc = acc ⊕ input).
+// received ⊕ acc, right: acc = acc ⊕ received) with MPI_Reduce_local, or
+// stored in aux (a second full-length vector, made at its first use); a
+// fold step is MPI_Reduce_local alone (acc = acc ⊕ input), a join too
+// (acc = aux ⊕ acc).
 // It runs our algorithms that are plans (COLLSIM_PLAN rows of
 // sim/catalog/algorithms.def) and plans from files.
 //
@@ -200,12 +202,17 @@ class Executor {
     }
   }
 
-  // The step's outgoing blocks, packed: acc, input, or acc ⊕ input (acc
-  // holds the lower ranks; input alone where acc is empty). Without ⊕
-  // (bcast, allgatherv) a rank's input is in acc from the start.
-  bool from_input(const plan::Step& s) const { return s.send_value != plan::Value::acc && reduces(collective()); }
+  // The step's outgoing blocks, packed: acc, input, aux or their ⊕ in the
+  // order acc, input, aux (lower ranks first; an empty operand is left
+  // out). Without ⊕ (bcast, allgatherv) a rank's input is in acc from the
+  // start.
+  bool packs(const plan::Step& s) const { return s.send_value != plan::Value::acc && reduces(collective()); }
+  static bool with_aux(plan::Value v) {
+    return v == plan::Value::aux || v == plan::Value::acc_op_aux || v == plan::Value::acc_op_input_op_aux;
+  }
   void pack(const plan::Step& s) {
-    const bool from_input = this->from_input(s);
+    if (with_aux(s.send_value)) return pack_with_aux(s);
+    const bool from_input = packs(s);
     const char* source = from_input ? static_cast<const char*>(a_.sendbuf) : acc_;
     char* out = buffer(out_, out_size_, sent_.bytes);
     for (const auto& [sp, held] : sent_.list) {
@@ -216,9 +223,41 @@ class Executor {
       out += bytes;
     }
   }
+  // The same with aux, block by block (aux's holdings are per block): the
+  // rightmost operand held is copied, the others ⊕ed in from the left.
+  void pack_with_aux(const plan::Step& s) {
+    const auto input = static_cast<const char*>(a_.sendbuf);
+    const bool use_input = s.send_value == plan::Value::acc_op_input_op_aux;
+    const bool use_acc = s.send_value != plan::Value::aux;
+    char* out = buffer(out_, out_size_, sent_.bytes);
+    for (int64_t b : s.send_blocks) {
+      const Span sp = span(b);
+      const int64_t bytes = sp.count();
+      bool have = aux_held(b);
+      if (have) copy_piece(out, aux_.data() + sp.begin, sp.begin, bytes);
+      for (const auto& [on, from] : {std::pair<bool, const char*>{use_input, input}, {use_acc && acc_held(b), acc_}}) {
+        if (!on) continue;
+        if (!have)
+          copy_piece(out, from + sp.begin, sp.begin, bytes);
+        else if (bytes > 0)
+          MPI_Reduce_local(from + sp.begin, out, count(bytes), a_.type, a_.op);  // out = from ⊕ out
+        have = true;
+      }
+      out += bytes;
+    }
+  }
+  bool acc_held(int64_t b) const { return held_[static_cast<size_t>(b)]; }
+  bool aux_held(int64_t b) const { return !aux_held_.empty() && aux_held_[static_cast<size_t>(b)]; }
+  // aux, made at its first use: a full-length vector, every block empty.
+  void need_aux() {
+    if (!aux_held_.empty()) return;
+    aux_ = Scratch(a_, Scratch::Kind::vector, full_bytes_);
+    aux_held_.assign(static_cast<size_t>(plan_.header.blocks), false);
+  }
 
-  // Stores or combines the received blocks into acc.
+  // Stores or combines the received blocks into acc, or stores them in aux.
   void unpack(const plan::Step& s) {
+    if (s.combine == plan::Combine::aux) return store_in_aux(s);
     if (combines_all(s) && got_.list.size() > 1) return combine_message(s);
     char* got = in_.data();
     for (const auto& [sp, held] : got_.list) {
@@ -236,11 +275,22 @@ class Executor {
     }
   }
 
+  void store_in_aux(const plan::Step& s) {
+    need_aux();
+    const char* got = in_.data();
+    for (int64_t b : s.recv_blocks) {
+      const Span sp = span(b);
+      copy_piece(aux_.data() + sp.begin, got, sp.begin, sp.count());
+      aux_held_[static_cast<size_t>(b)] = true;
+      got += sp.count();
+    }
+  }
+
   // Is every received block combined with a value acc holds (⊕, all held)?
   // A message of several pieces is then combined at once; one piece is
   // combined where it lies, without the gathering buffer.
   bool combines_all(const plan::Step& s) const {
-    return reduces(collective()) && s.combine != plan::Combine::store && !tracks_holdings();
+    return reduces(collective()) && plan::combines(s.combine) && !tracks_holdings();
   }
 
   // One ⊕ over the whole message: acc's pieces gathered into a packed
@@ -271,6 +321,7 @@ class Executor {
 
   // Does the receive only store (nothing to combine with)?
   bool only_stores(const plan::Step& s) const {
+    if (s.combine == plan::Combine::aux && reduces(collective())) return false;  // into aux, not acc
     if (s.combine == plan::Combine::store || !reduces(collective())) return true;
     if (!tracks_holdings()) return false;
     for (int64_t b : s.recv_blocks)
@@ -285,7 +336,7 @@ class Executor {
     if (!s.fold_blocks.empty()) return fold(s);
     if (s.send_to >= 0) collect(s.send_blocks, sent_);
     if (s.recv_from >= 0) collect(s.recv_blocks, got_);
-    const Span out = s.send_to >= 0 && !from_input(s) ? sent_.contiguous() : kScattered;
+    const Span out = s.send_to >= 0 && !packs(s) ? sent_.contiguous() : kScattered;
     const bool out_direct = out.begin >= 0;
     const int64_t out_bytes = s.send_to < 0 ? 0 : sent_.bytes;
     if (s.send_to >= 0 && !out_direct) pack(s);
@@ -301,13 +352,28 @@ class Executor {
     MPI_Sendrecv(sent, static_cast<int>(out_bytes), MPI_BYTE, to, 0, into, static_cast<int>(in_bytes), MPI_BYTE, from, 0,
                  a_.comm, MPI_STATUS_IGNORE);
     if (s.recv_from >= 0 && !in_direct) unpack(s);
-    if (tracks_holdings())
+    if (tracks_holdings() && s.combine != plan::Combine::aux)
       for (int64_t b : s.recv_blocks) held_[static_cast<size_t>(b)] = true;
+  }
+
+  // A join step, no message: acc = aux ⊕ acc (an empty block takes the
+  // other operand).
+  void join(const plan::Step& s) {
+    for (int64_t b : s.fold_blocks) {
+      if (!aux_held(b)) continue;
+      const Span sp = span(b);
+      if (!acc_held(b))
+        copy_piece(acc_ + sp.begin, aux_.data() + sp.begin, sp.begin, sp.count());
+      else if (sp.count() > 0)
+        MPI_Reduce_local(aux_.data() + sp.begin, acc_ + sp.begin, count(sp.count()), a_.type, a_.op);
+      held_[static_cast<size_t>(b)] = true;
+    }
   }
 
   // A fold step, no message: acc = acc ⊕ input, acc holding the lower
   // ranks (an empty block takes the input).
   void fold(const plan::Step& s) {
+    if (s.join) return join(s);
     const auto input = static_cast<const char*>(a_.sendbuf);
     collect(s.fold_blocks, sent_);
     for (const auto& [sp, held] : sent_.list) {
@@ -338,10 +404,10 @@ class Executor {
   const int* displs_ = nullptr;
   bool packed_ = false;  // per segment: displs_ are the counts' prefix sums
   std::vector<int> own_displs_;
-  Scratch own_acc_, out_, in_, mine_;
+  Scratch own_acc_, out_, in_, mine_, aux_;
   Pieces sent_, got_;  // the current step's halves (sent_ also a fold's blocks)
   char* acc_ = nullptr;
-  std::vector<bool> held_;
+  std::vector<bool> held_, aux_held_;  // which blocks of acc and of aux hold a value (aux: once made)
 };
 
 }  // namespace
