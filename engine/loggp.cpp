@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "blocks.hpp"
 
@@ -24,6 +25,7 @@ struct RankState {
   double post = 0;   // when the step was posted; once finished, the finish
   double ready = 0;  // the latest of post and its halves' ends so far
   double after = 0;  // its ⊕ after the halves
+  double recv_post = 0;  // eager rules: when the receive half is posted
   int64_t send_bytes = 0;
   int64_t steps_done = 0;  // for the error on a plan that stops
   int32_t send_to = kNone, recv_from = kNone;
@@ -194,7 +196,36 @@ class Evaluator {
       combined = op_time(r, step_.recv_blocks, true);
     s.after = combined + (step_.join ? aux_time(r, step_.fold_blocks, plan::Value::aux, true)
                                      : op_time(r, step_.fold_blocks, true));
-    s.post = s.ready = t + before;
+    s.post = s.ready = s.recv_post = t + before;
+    if (net_.eager() && s.send_to >= 0) send_eagerly(r);
+  }
+
+  // The eager rules' send: it leaves after the sender's overhead and bytes,
+  // whoever receives it, and waits at the receiver's end (a queue per pair:
+  // the k-th send from r to s meets s's k-th receive from r); the step's
+  // receive is posted after it.
+  void send_eagerly(int64_t r) {
+    RankState& s = at(r);
+    const double leave = s.post + net_.send_overhead + static_cast<double>(s.send_bytes) * net_.seconds_per_byte;
+    inflight_[pair_key(r, s.send_to)].push_back(leave + net_.latency);
+    if (at(s.send_to).recv_from == r) pending_.add(s.send_to);
+    s.ready = s.recv_post = leave;
+    s.send_to = kNone;
+    ++messages_;
+  }
+  static uint64_t pair_key(int64_t from, int64_t to) {
+    return static_cast<uint64_t>(from) << 32 | static_cast<uint64_t>(to);
+  }
+
+  // The eager rules' receive of rank r, if its message has been sent.
+  void receive_eagerly(int64_t r) {
+    RankState& s = at(r);
+    const auto it = inflight_.find(pair_key(s.recv_from, r));
+    if (it == inflight_.end()) return;
+    Arrivals& q = it->second;
+    s.ready = std::max(s.ready, std::max(s.recv_post, q.times[q.head++]) + net_.recv_overhead);
+    if (q.head == q.times.size()) inflight_.erase(it);
+    s.recv_from = kNone;
   }
 
   // Matches rank r's current halves where the peers are ready, and runs
@@ -204,6 +235,7 @@ class Evaluator {
     RankState& s = at(r);
     for (;;) {
       if (s.send_to >= 0) match(r, s.send_to, s.send_to);
+      if (s.recv_from >= 0 && net_.eager()) receive_eagerly(r);
       if (s.recv_from >= 0) match(s.recv_from, r, s.recv_from);
       if (s.send_to != kNone || s.recv_from != kNone) return;
       ++s.steps_done;
@@ -234,6 +266,14 @@ class Evaluator {
   std::vector<plan::StepSource> sources_;  // released as ranks finish
   std::vector<bool> held_;                 // [r·B + b]: rank r's acc holds block b
   std::vector<bool> aux_;                  // [r·B + b]: rank r's aux holds block b (once used)
+  // Eager rules: the arrival times of messages sent and not yet received,
+  // per (sender, receiver), in order; only pairs with one in flight.
+  struct Arrivals {
+    std::vector<double> times;
+    size_t head = 0;
+    void push_back(double t) { times.push_back(t); }
+  };
+  std::unordered_map<uint64_t, Arrivals> inflight_;
   RankSet pending_;
   plan::Step step_;  // the step being taken apart
   int64_t messages_ = 0;

@@ -16,6 +16,8 @@
 //     posting, or before the send.
 // With L = α, G = β and envelope = 16 this is the SMPI time of the plan
 // executor, exactly (tests/test_engine.cpp checks it against smpirun).
+// With o or g (Network::eager) the rules are SMPI's for such a platform
+// instead: a send never waits for its receiver (see Network).
 //
 // Cost: O(total steps + listed runs + sweeps·p/4096): ranks are advanced
 // in sweeps in rank order, each as far as its peers allow, every message
@@ -47,6 +49,14 @@ struct Network {
   double seconds_per_byte = 1e-9;  // G (SMPI: β)
   double op_seconds_per_byte = 1e-9;  // γ
   int64_t envelope = 16;           // bytes SMPI adds to every message
+  // LogGP overheads as SMPI charges them on a platform with o or g
+  // (platforms/platform.hpp): every message eager, its sender busy
+  // send_overhead + bytes·G before it leaves (then the step's receive is
+  // posted), the message arriving L later, the receive done at the later of
+  // its posting and the arrival plus recv_overhead. Zero both: rendezvous.
+  double send_overhead = 0;  // max(o, g)
+  double recv_overhead = 0;  // o
+  bool eager() const { return send_overhead > 0 || recv_overhead > 0; }
 };
 
 struct Result {

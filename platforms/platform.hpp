@@ -72,6 +72,12 @@ void validate(const Platform& pf);
 // Does `pf` charge LogGP overheads (o or g > 0)?
 inline bool has_overheads(const Platform& pf) { return pf.o > 0 || pf.g > 0; }
 
+// The fixed cost of one message between idle ranks, max(o, g) + L + o (α
+// where there are no overheads): the α the block policy's α-β models take.
+inline double per_message(const Platform& pf) {
+  return pf.alpha + (has_overheads(pf) ? (pf.o > pf.g ? pf.o : pf.g) + pf.o : 0);
+}
+
 // The smpirun --cfg flags that put `pf`'s o and g on SMPI (see above);
 // none for an α-β platform.
 std::vector<std::string> overhead_flags(const Platform& pf);

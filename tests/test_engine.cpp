@@ -175,6 +175,27 @@ TEST(Engine, RunWithTheEngineGivesTheSmpiRow) {
   EXPECT_NE(refused.out.find("no plan for exscan algorithm 'smpi:default'"), std::string::npos) << refused.out;
 }
 
+// On a platform with o and g (`loggp`) the engine's smpi rules are SMPI's
+// eager ones: `run --engine loggp` gives SMPI's time, and both rows carry
+// the plan's time under those rules as their model.
+TEST(Engine, EagerRulesOnTheLogGPPlatform) {
+  const std::string run =
+      std::string(COLLSIM_BIN) +
+      " run --platform loggp --collective allreduce --algo circulant --p 64 --size 64KiB --format csv";
+  auto last_row = [](const std::string& out) {
+    std::stringstream lines(out);
+    std::string line, last;
+    while (std::getline(lines, line)) last = line;
+    return parse_row(last);
+  };
+  const Row smpi = last_row(test::run_command(run).out),
+            loggp = last_row(test::run_command(run + " --engine loggp").out);
+  EXPECT_EQ(loggp.engine, "loggp");
+  EXPECT_NEAR(loggp.time_us, smpi.time_us, 1e-3 * smpi.time_us);
+  ASSERT_TRUE(smpi.model_us.has_value());
+  EXPECT_NEAR(*smpi.model_us, smpi.time_us, 1e-3 * smpi.time_us);
+}
+
 // --per-rank: a chain of 4 ranks, one block of 1000 bytes, α = 5 µs,
 // β = 1 ns/B: a hop takes 5 + 1.016 = 6.016 µs (SMPI's 16-byte envelope);
 // rank v receives at v·6.016 and is done when its one send to v + 1 has

@@ -137,8 +137,9 @@ TEST(EngineLogGOPSim, RunWithTheLoggopsimRules) {
 
 TEST(EngineLogGOPSim, BadRuleOptionsAreOneErrorLine) {
   const std::string base = "--algo binomial --p 4 --size 1KiB ";
-  for (const char* bad : {"--engine loggp --o 1e-6", "--engine loggp --rules logp", "--engine loggp --rules loggopsim --g -1",
-                                 "--engine loggp --rules loggopsim --L nan", "--rules loggopsim"}) {
+  for (const char* bad :
+       {"--engine loggp --o -1e-6", "--engine loggp --rules logp", "--engine loggp --rules loggopsim --g -1",
+        "--engine loggp --rules loggopsim --L nan", "--rules loggopsim"}) {
     const auto out = test::run_command(collsim(base + bad), true);
     EXPECT_EQ(out.status, 2) << bad << ": " << out.out;
     EXPECT_EQ(std::count(out.out.begin(), out.out.end(), '\n'), 1) << bad << ": " << out.out;

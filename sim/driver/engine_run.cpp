@@ -24,7 +24,9 @@ namespace {
 int64_t plan_blocks(const Algorithm& a, const plan::PlanAlgorithm& pa, const SimRequest& req, const Net& net,
                     int64_t bytes) {
   if (pa.cut != plan::Cut::pipelined) return plan::cut_blocks(pa.cut, req.p);
-  return req.blocks > 0 ? req.blocks : choose_blocks(a, net, req.p, bytes);
+  Net policy = net;  // the α-β models see a message's whole fixed cost
+  policy.alpha = net.alpha + platforms::per_message(req.platform) - req.platform.alpha;
+  return req.blocks > 0 ? req.blocks : choose_blocks(a, policy, req.p, bytes);
 }
 
 double peak_mib() {
@@ -50,13 +52,21 @@ engine::LogGOPS loggops(const Net& net, const platforms::Platform& pf) {
   return par;
 }
 
+// SMPI's rules on `pf`: rendezvous on an α-β platform, eager with o and g
+// (platforms/platform.hpp).
+engine::Network smpi_network(const Net& net, const platforms::Platform& pf) {
+  engine::Network n{net.alpha, net.beta, net.gamma, net.envelope};
+  if (platforms::has_overheads(pf)) n.send_overhead = std::max(pf.o, pf.g), n.recv_overhead = pf.o;
+  return n;
+}
+
 // The plan's time under `rules`: the smpi rules on the harness's blocks,
 // the loggopsim rules on the GOAL export's.
 engine::Result evaluate(const plan::Plan& pl, int64_t bytes, const Net& net, const SimRequest& req,
                         const EngineRules& rules, bool per_rank) {
   if (rules.set == EngineRules::Set::smpi)
-    return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element),
-                            engine::Network{net.alpha, net.beta, net.gamma, net.envelope}, per_rank);
+    return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element), smpi_network(net, req.platform),
+                            per_rank);
   return engine::evaluate(pl, engine::goal_blocks(pl.header, bytes), loggops(net, req.platform), per_rank);
 }
 
@@ -90,6 +100,20 @@ std::string finish_lines(const Row& row, const std::vector<double>& finish) {
   return text;
 }
 
+std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_t bytes, int64_t root, int64_t blocks) {
+  Net net{req.platform.alpha, req.platform.beta, req.platform.gamma, req.platform.full_duplex};
+  net.element = element_bytes(a.collective, req.op);
+  if (!platforms::has_overheads(req.platform)) {
+    if (!a.model) return std::nullopt;
+    return a.model(net, req.p, bytes, blocks) * 1e6;
+  }
+  if (!net.full_duplex) return std::nullopt;
+  const plan::Plan pl = plan::build_plan(a.collective, a.name, req.p, rooted(a.collective) ? root : 0, blocks);
+  return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element), smpi_network(net, req.platform))
+             .time *
+         1e6;
+}
+
 std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules, const std::string& per_rank_csv) {
   const bool smpi_rules = rules.set == EngineRules::Set::smpi;
   const Collective c = req.algos.empty() ? req.plans.front().collective : req.algos.front()->collective;
@@ -106,9 +130,6 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
   net.element = element_bytes(c, req.op);
   if (smpi_rules && !net.full_duplex)
     throw std::invalid_argument("the smpi rules model full-duplex links only; use --engine smpi or --rules loggopsim");
-  if (smpi_rules && platforms::has_overheads(req.platform))
-    throw std::invalid_argument("the smpi rules have no overhead or gap (platform '" + req.platform.name +
-                                "' has o or g); use --rules loggopsim");
   const bool segmented = plan::per_segment(c);
   if (segmented && req.layout != Layout::even)
     throw std::invalid_argument("the engine cuts reduce_scatter and allgatherv data evenly; --layout even, or --engine smpi");
@@ -126,7 +147,7 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
         Row row{collective_name(c), cand.name, req.p, bytes, blocks, res.time * 1e6, std::nullopt, root, 1,
                 reduces(c) ? operator_name(req.op) : "", segmented ? "even" : "", true, 0, {}, {}, {},
                 smpi_rules ? "loggp" : "loggopsim"};
-        if (cand.row && cand.row->model && smpi_rules) row.model_us = cand.row->model(net, req.p, bytes, blocks) * 1e6;
+        if (cand.row && smpi_rules) row.model_us = model_us(req, *cand.row, bytes, root, blocks);
         measure(row, start, cpu);
         if (!per_rank_csv.empty()) per_rank += finish_lines(row, res.finish);
         rows.push_back(row);

@@ -22,12 +22,19 @@ struct EngineRules {
 };
 
 // Throws std::invalid_argument for an algorithm without a plan builder
-// (SimGrid's built-ins, and ours not yet written as plans), and for the
-// smpi rules on a platform with o or g (they have neither). Rows of the loggopsim rules say engine =
+// (SimGrid's built-ins). The smpi rules follow the platform: rendezvous on
+// an α-β one, eager with its o and g (engine::Network). Rows of the loggopsim rules say engine =
 // loggopsim and have no model_us (the catalog's model is the α-β one).
 // With a `per_rank_csv` path, also writes every rank's finish there:
 // collective,algorithm,p,bytes,root,rank,finish_us, one line per rank and
 // row (an OutputError if the write fails).
+// An algorithm's model_us on the request's platform: its catalog model on
+// an α-β platform; with o or g (whose closed forms the catalog lacks) its
+// plan evaluated under SMPI's eager rules (engine::Network), the cost that
+// LogGP's L, o, g, G give it; none on half-duplex links there. `blocks`
+// the plan's (the cut's, or the pipeline's n).
+std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_t bytes, int64_t root, int64_t blocks);
+
 std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules = {},
                                 const std::string& per_rank_csv = "");
 

@@ -19,7 +19,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "engine_run.hpp"
 #include "output.hpp"
+#include "plan_builders.hpp"
 #include "process.hpp"
 #include "scale.hpp"
 #include "scratch_dir.hpp"
@@ -155,13 +157,38 @@ Collective collective_of(const SimRequest& req) {
   return req.algos.empty() ? req.plans.front().collective : req.algos.front()->collective;
 }
 
+// The model of a row on a platform with o or g (engine_run.hpp: model_us).
+std::optional<double> loggp_model(const SimRequest& req, const Row& r) {
+  const Collective c = collective_of(req);
+  const Algorithm* a = nullptr;
+  for (const Algorithm* x : req.algos)
+    if (x->name == r.algorithm) a = x;
+  if (a == nullptr || a->has(kSmpiBuiltin)) return std::nullopt;
+  // A commutative plan (ring's) is not what runs for a non-commutative ⊕.
+  if (reduces(c) && req.op == Operator::matmul && plan::build_plan(c, a->name, 1, 0, 1).header.commutative)
+    return std::nullopt;
+  const plan::Cut cut = plan::find_plan_algorithm(c, a->name).cut;
+  return model_us(req, *a, r.bytes, r.root, cut == plan::Cut::pipelined ? r.blocks : plan::cut_blocks(cut, req.p));
+}
+
 // One smpirun over `algos` and `plans` (all ours and the plan files, or one
 // built-in).
 std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algorithm*>& algos,
                            const std::vector<PlanFile>& plans, ScratchDir& dir, const fs::path& platform) {
-  HarnessArgs args{collective_of(req), {}, {}, req.sizes, req.roots, req.blocks,
-                   {req.platform.alpha, req.platform.beta, req.platform.gamma, req.platform.full_duplex},
-                   req.reps, req.warmup, req.op, req.layout, req.scale, req.ignore_restrictions};
+  HarnessArgs args{
+      collective_of(req),
+      {},
+      {},
+      req.sizes,
+      req.roots,
+      req.blocks,
+      {platforms::per_message(req.platform), req.platform.beta, req.platform.gamma, req.platform.full_duplex},
+      req.reps,
+      req.warmup,
+      req.op,
+      req.layout,
+      req.scale,
+      req.ignore_restrictions};
   for (const Algorithm* a : algos) args.algos.push_back(a->name);
   for (const PlanFile& plan : plans) args.plan_files.push_back(plan.path);
   const char* lib_env = std::getenv("COLLSIM_SMPI_LIB");
@@ -209,8 +236,9 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
     r.wall_s = run.wall_s;
     r.cpu_s = run.cpu_s;
     r.mem_mib = run.mem_mib;
-    // The catalog's models are α-β ones (rendezvous, no o or g).
-    if (platforms::has_overheads(req.platform)) r.model_us.reset();
+    // The catalog's models are α-β ones (rendezvous, no o or g); with o or
+    // g the model is the plan under the eager rules.
+    if (platforms::has_overheads(req.platform)) r.model_us = loggp_model(req, r);
   }
   return rows;
 }

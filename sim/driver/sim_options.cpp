@@ -324,7 +324,8 @@ void add_engine_options(cli::po::options_description& opts) {
       "without SimGrid, under --rules; memory grows with the ranks, about 300-600 bytes each, e.g. 612 MB "
       "for a binomial bcast at p = 2^20)")(
       "rules", value<std::string>()->default_value("smpi"),
-      "--engine loggp's rule set: smpi (SMPI's full-duplex alpha-beta rendezvous: L = alpha, G = beta, no o or g) "
+      "--engine loggp's rule set: smpi (SMPI's rules on the platform: full-duplex rendezvous, L = alpha, G = beta; "
+      "with --o/--g eager sends, the sender busy max(o,g) + mG) "
       "or loggopsim (LogGOPSim's LogGOPS rules for the plan's GOAL export, `collsim plan --format goal`: o, g, "
       "eager messages up to 65535 bytes, rendezvous above; calc = gamma per byte; times in whole picoseconds; the "
       "only rules for a GOAL file, run --plan F.goal)")(
