@@ -11,12 +11,14 @@ namespace {
 
 constexpr collsim::cli::Entry kSubcommands[] = {
     {"schedule", collsim::schedule_command, "print a schedule (circulant, ...) as a table or CSV"},
-    {"plan", collsim::plan_command, "an algorithm's plan (its messages, rank by rank) as a plan file or LogGOPSim GOAL"},
+    {"plan", collsim::plan_command,
+     "an algorithm's plan (its messages, rank by rank) as a plan file or LogGOPSim GOAL"},
     {"verify", collsim::verify_command, "check schedules exhaustively over a range of p, or from a file"},
     {"bench", collsim::bench_command, "benchmarks of the schedule computations"},
     {"run", collsim::run_command, "simulate one collective algorithm with SMPI"},
     {"compare", collsim::compare_command, "sweep sizes x algorithms (ours and SimGrid's), CSV + plot"},
     {"map", collsim::map_command, "fastest algorithm per (p, size) and ratio to SimGrid's best (seed 004 Fig. 3, 4)"},
+    {"calibrate", collsim::calibrate_command, "measure LogGP's L, o, g, G with Open MPI and write a platform file"},
     {"viz", collsim::viz_command, "pictures of schedules (Graphviz: .dot, .svg, .png)"},
 };
 

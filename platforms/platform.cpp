@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <istream>
+#include <iterator>
+#include <ostream>
+#include <sstream>
 #include <stdexcept>
 
 namespace collsim::platforms {
@@ -133,6 +137,64 @@ std::string platform_xml(const Platform& pf) {
     xml += " loopback_bw=\"" + num(1.0 / pf.intra_beta) + "Bps\" loopback_lat=\"" + num(pf.intra_alpha) + "s\"";
   xml += "/>\n</platform>\n";
   return xml;
+}
+
+Platform read_platform_file(std::istream& in, const std::string& name) {
+  Platform pf = *find_preset("alphabeta");
+  pf.name = name;
+  pf.source = "platform file " + name;
+  struct Key {
+    const char* name;
+    double* field;
+    bool seen;
+  } keys[] = {{"alpha", &pf.alpha, false},
+              {"beta", &pf.beta, false},
+              {"gamma", &pf.gamma, false},
+              {"o", &pf.o, false},
+              {"g", &pf.g, false}};
+  std::string line;
+  int number = 0;
+  bool header = false;
+  while (std::getline(in, line)) {
+    ++number;
+    auto fail = [&](const std::string& why) {
+      throw std::invalid_argument("line " + std::to_string(number) + ": " + why);
+    };
+    std::istringstream words(line.substr(0, line.find('#')));
+    std::string key, value, extra;
+    if (!(words >> key)) continue;
+    if (!header) {
+      if (key != "collsim-platform" || !(words >> value) || value != "1" || (words >> extra))
+        fail("expected 'collsim-platform 1'");
+      header = true;
+      continue;
+    }
+    if (!(words >> value) || (words >> extra)) fail("expected 'KEY VALUE'");
+    Key* k = std::find_if(std::begin(keys), std::end(keys), [&](const Key& x) { return key == x.name; });
+    if (k == std::end(keys)) fail("unknown key '" + key + "' (alpha, beta, gamma, o, g)");
+    if (k->seen) fail("'" + key + "' given twice");
+    size_t used = 0;
+    try {
+      *k->field = std::stod(value, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != value.size()) fail("'" + value + "' is not a number");
+    k->seen = true;
+  }
+  if (!header) throw std::invalid_argument("empty file: expected 'collsim-platform 1'");
+  for (const Key& k : keys)
+    if (!k.seen) throw std::invalid_argument(std::string("missing key '") + k.name + "'");
+  validate(pf);
+  return pf;
+}
+
+void write_platform_file(std::ostream& out, const Platform& pf, const std::string& comment) {
+  out << "collsim-platform 1\n";
+  std::istringstream lines(comment);
+  for (std::string line; std::getline(lines, line);) out << "# " << line << "\n";
+  out << "alpha " << num(pf.alpha) << "\nbeta " << num(pf.beta) << "\ngamma " << num(pf.gamma) << "\no " << num(pf.o)
+      << "\ng " << num(pf.g) << "\n";
 }
 
 std::string hostfile(const Platform& pf, int64_t p) {

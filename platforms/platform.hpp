@@ -34,6 +34,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,21 @@ inline double per_message(const Platform& pf) {
 // The smpirun --cfg flags that put `pf`'s o and g on SMPI (see above);
 // none for an α-β platform.
 std::vector<std::string> overhead_flags(const Platform& pf);
+
+// A platform file, as `collsim calibrate` writes it and `--platform
+// F.platform` reads it: a flat cluster of one rank per node (as alphabeta)
+// with measured numbers, one `key value` line each, in any order, each once:
+//   collsim-platform 1
+//   # comments and blank lines anywhere
+//   alpha 2.1e-07        L (seconds)
+//   beta 1.2e-10         G (seconds per byte)
+//   gamma 3.5e-10        seconds per byte of ⊕
+//   o 1.9e-07            LogGP overhead (seconds)
+//   g 2.4e-07            LogGP gap (seconds)
+// Throws std::invalid_argument naming the line ("line 4: ...") or the
+// missing key; the values are then validate()d.
+Platform read_platform_file(std::istream& in, const std::string& name);
+void write_platform_file(std::ostream& out, const Platform& pf, const std::string& comment);
 
 // The SimGrid 3.32 XML for `pf` (validated first). Hosts are named node-0 ..
 // node-(nodes-1).

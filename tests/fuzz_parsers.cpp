@@ -31,6 +31,7 @@
 #include "goal_sim.hpp"
 #include "gpu_platform.hpp"
 #include "plan.hpp"
+#include "platform.hpp"
 #include "schedule_csv.hpp"
 #include "two_tree_check.hpp"
 
@@ -74,10 +75,12 @@ const std::map<std::string, Reader>& readers() {
       {"goal", reading<std::invalid_argument>([](std::istream& in) {
          collsim::engine::evaluate(collsim::goal::read_goal(in), collsim::engine::LogGOPS{});
        })},
-      {"circulant-csv",
-       reading<MalformedInput>([](std::istream& in) { collsim::read_circulant_csv(in, "fuzz"); })},
+      {"circulant-csv", reading<MalformedInput>([](std::istream& in) { collsim::read_circulant_csv(in, "fuzz"); })},
       {"two-tree-csv", reading<MalformedInput>([](std::istream& in) { collsim::read_two_tree_csv(in, "fuzz"); })},
-      {"gpu-platform", [](const std::string& input) -> std::string {
+      {"platform", reading<std::invalid_argument>(
+                       [](std::istream& in) { collsim::platforms::read_platform_file(in, "fuzz.platform"); })},
+      {"gpu-platform",
+       [](const std::string& input) -> std::string {
          try {
            collsim::platforms::gpu_platform_from_text(input);
            return "ok";
@@ -157,7 +160,9 @@ void save_finding(const std::string& target, int n, const std::string& input, co
 
 int main(int argc, char** argv) {
   if (argc < 4 || !readers().count(argv[1])) {
-    std::fprintf(stderr, "usage: fuzz_parsers plan|goal|circulant-csv|two-tree-csv|gpu-platform SECONDS CORPUS_DIR [SEED]\n");
+    std::fprintf(
+        stderr,
+        "usage: fuzz_parsers plan|goal|circulant-csv|two-tree-csv|gpu-platform|platform SECONDS CORPUS_DIR [SEED]\n");
     return 2;
   }
   const std::string target = argv[1];

@@ -20,7 +20,9 @@ using cli::UsageError;
 
 void add_platform_options(cli::po::options_description& opts) {
   opts.add_options()("platform", value<std::string>()->default_value("alphabeta"),
-                     ("alphabeta (a flat alpha-beta cluster), a preset, or FILE.xml; presets: " +
+                     ("alphabeta (a flat alpha-beta cluster), a preset, FILE.xml (SimGrid's), or FILE.platform "
+                      "(`collsim calibrate`'s); "
+                      "presets: " +
                       [] {
                         std::string s;
                         for (auto& n : platforms::preset_names()) s += (s.empty() ? "" : ", ") + n;
@@ -46,14 +48,25 @@ void add_platform_options(cli::po::options_description& opts) {
 platforms::Platform platform_from(const cli::po::variables_map& vm, int64_t p) {
   const std::string name = vm["platform"].as<std::string>();
   const platforms::Platform* preset = platforms::find_preset(name);
-  const bool file = name.size() > 4 && name.compare(name.size() - 4, 4, ".xml") == 0;
-  if (!preset && !file) {
+  auto ends_with = [&name](const std::string& tail) {
+    return name.size() > tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  const bool file = ends_with(".xml"), measured = ends_with(".platform");
+  if (!preset && !file && !measured) {
     std::string known;
     for (auto& n : platforms::preset_names()) known += (known.empty() ? "" : ", ") + n;
-    throw UsageError("unknown platform '" + name + "'; known: " + known + ", or FILE.xml");
+    throw UsageError("unknown platform '" + name + "'; known: " + known + ", FILE.xml or FILE.platform");
   }
-  if (file && !fs::is_regular_file(name)) throw UsageError("platform file '" + name + "' does not exist");
+  if ((file || measured) && !fs::is_regular_file(name)) throw UsageError("platform file '" + name + "' does not exist");
   platforms::Platform pf = preset ? *preset : *platforms::find_preset("alphabeta");
+  if (measured) {
+    std::ifstream in(name);
+    try {
+      pf = platforms::read_platform_file(in, name);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError("platform file '" + name + "', " + e.what());
+    }
+  }
   pf.name = name;
   auto set = [&](const char* key, auto& field) {
     if (vm.count(key)) field = vm[key].as<std::remove_reference_t<decltype(field)>>();
@@ -92,7 +105,7 @@ platforms::Platform platform_from(const cli::po::variables_map& vm, int64_t p) {
   }
   if (vm.count("nodes"))
     pf.nodes = vm["nodes"].as<int64_t>();
-  else if (file || preset->cores_per_node == 1)  // the flat presets grow with p
+  else if (!preset || preset->cores_per_node == 1)  // files and the flat presets grow with p
     pf.nodes = (p + pf.cores_per_node - 1) / std::max<int64_t>(pf.cores_per_node, 1);
   try {
     platforms::validate(pf);

@@ -1,0 +1,198 @@
+// `collsim calibrate`: starts collsim-calibrate-mpi under Open MPI's mpirun
+// (two ranks, on this machine over shared memory unless --host names two
+// hosts), fits LogGP's parameters (calibrate.hpp) and writes a platform file
+// that `--platform F.platform` reads (platforms/platform.hpp).
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+#include "calibrate.hpp"
+#include "commands.hpp"
+#include "output.hpp"
+#include "platform.hpp"
+#include "process.hpp"
+#include "scratch_dir.hpp"
+#include "sim_options.hpp"
+
+namespace collsim {
+
+namespace sim {
+
+double LogGPFit::worst() const {
+  double w = 0;
+  for (double r : residuals) w = std::max(w, std::abs(r));
+  return w;
+}
+
+Calibration parse_calibration(const std::string& csv) {
+  Calibration c;
+  bool isend = false, recv = false, rate = false, reduce = false;
+  std::istringstream lines(csv);
+  std::string line;
+  for (int number = 1; std::getline(lines, line); ++number) {
+    std::istringstream fields(line);
+    std::string kind, bytes_text, seconds_text;
+    std::getline(fields, kind, ',');
+    std::getline(fields, bytes_text, ',');
+    std::getline(fields, seconds_text);
+    int64_t bytes = -1;
+    double seconds = -1;
+    try {
+      bytes = std::stoll(bytes_text);
+      seconds = std::stod(seconds_text);
+    } catch (const std::exception&) {
+    }
+    if (bytes < 0 || !(seconds >= 0) || !std::isfinite(seconds))
+      throw std::invalid_argument("measurement line " + std::to_string(number) + " is not kind,bytes,seconds: '" +
+                                  line + "'");
+    if (kind == "pingpong")
+      c.pingpong.emplace_back(bytes, seconds);
+    else if (kind == "isend")
+      c.isend = seconds, isend = true;
+    else if (kind == "recv")
+      c.recv = seconds, recv = true;
+    else if (kind == "rate")
+      c.rate = seconds, rate = true;
+    else if (kind == "reduce")
+      c.reduce = seconds, c.reduce_bytes = bytes, reduce = true;
+    else
+      throw std::invalid_argument("measurement line " + std::to_string(number) + ": unknown kind '" + kind + "'");
+  }
+  if (!isend || !recv || !rate || !reduce || c.reduce_bytes == 0)
+    throw std::invalid_argument("the measurements lack isend, recv, rate or reduce");
+  return c;
+}
+
+LogGPFit fit_loggp(const Calibration& c) {
+  const size_t n = c.pingpong.size();
+  if (n < 2) throw std::invalid_argument("a fit needs two ping-pong sizes or more");
+  // Relative least squares (weights 1/t²): 1 byte and 1 MiB count alike.
+  double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const auto& [bytes, s] : c.pingpong) {
+    if (!(s > 0)) throw std::invalid_argument("a ping-pong time of 0 s cannot be fitted");
+    const double x = static_cast<double>(bytes), w = 1 / (s * s);
+    sw += w, sx += w * x, sy += w * s, sxx += w * x * x, sxy += w * x * s;
+  }
+  const double det = sw * sxx - sx * sx;
+  if (n < 2 || !(det > 0)) throw std::invalid_argument("the ping-pong sizes must differ");
+  LogGPFit f;
+  f.G = (sw * sxy - sx * sy) / det;
+  f.intercept = (sy - f.G * sx) / sw;
+  f.o = (c.isend + c.recv) / 2;
+  f.g = c.rate;
+  f.L = f.intercept - std::max(f.o, f.g) - f.o;
+  f.latency_clamped = f.L < 0;
+  if (f.latency_clamped) f.L = 0;
+  f.gamma = c.reduce / static_cast<double>(c.reduce_bytes);
+  for (const auto& [bytes, s] : c.pingpong) {
+    const double fitted = std::max(f.o, f.g) + static_cast<double>(bytes) * f.G + f.L + f.o;
+    f.residuals.push_back((s - fitted) / s);
+  }
+  return f;
+}
+
+}  // namespace sim
+
+namespace {
+
+using cli::po::value;
+
+// mpirun for collsim-calibrate-mpi: two ranks; on this machine over shared
+// memory (btl self,vader without CMA, which containers deny), in a session
+// directory of its own; as root where collsim runs as root.
+sim::Command mpirun_command(const cli::po::variables_map& vm, const sim::ScratchDir& dir, int reps, int64_t max_bytes) {
+  sim::Command cmd;
+  cmd.dir = dir.path();
+  cmd.stdout_to = dir.path() / "measurements.csv";
+  cmd.stderr_to = dir.path() / "err.txt";
+  cmd.argv = {"mpirun", "-np", "2"};
+  if (vm.count("host")) {
+    cmd.argv.push_back("--host");
+    cmd.argv.push_back(vm["host"].as<std::string>());
+  } else {
+    cmd.env = {
+        {"OMPI_MCA_btl", "self,vader"}, {"OMPI_MCA_pml", "ob1"}, {"OMPI_MCA_btl_vader_single_copy_mechanism", "none"}};
+  }
+  cmd.env.emplace_back("TMPDIR", dir.path().string());
+  if (geteuid() == 0) {
+    cmd.env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT", "1");
+    cmd.env.emplace_back("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+  }
+  cmd.argv.insert(cmd.argv.end(), {COLLSIM_CALIBRATE_MPI, std::to_string(reps), std::to_string(max_bytes)});
+  return cmd;
+}
+
+void print_fit(const sim::Calibration& c, const sim::LogGPFit& f) {
+  std::printf("%10s %14s %14s %10s\n", "bytes", "measured_us", "fitted_us", "resid_%");
+  for (size_t i = 0; i < c.pingpong.size(); ++i) {
+    const double s = c.pingpong[i].second;
+    std::printf("%10lld %14.3f %14.3f %+10.2f\n", static_cast<long long>(c.pingpong[i].first), s * 1e6,
+                s * (1 - f.residuals[i]) * 1e6, 100 * f.residuals[i]);
+  }
+  std::printf("L = %.4g s, o = %.4g s (Isend %.4g, Recv %.4g), g = %.4g s, G = %.4g s/B, gamma = %.4g s/B\n", f.L, f.o,
+              c.isend, c.recv, f.g, f.G, f.gamma);
+  std::printf("largest |residual| %.1f %%%s\n", 100 * f.worst(),
+              f.latency_clamped ? "; L = 0: the overheads exceed the half round trip of an empty message" : "");
+}
+
+}  // namespace
+
+int calibrate_command(int argc, char** argv) {
+  cli::po::options_description opts("calibrate options");
+  opts.add_options()("out", value<std::string>(),
+                     "the platform file to write (required), for --platform FILE.platform")(
+      "reps", value<std::string>()->default_value("50"), "repetitions per measurement (the minimum is kept)")(
+      "max-size", value<std::string>()->default_value("1MiB"), "largest ping-pong message (sizes 1, 4, 16, .. bytes)")(
+      "host", value<std::string>(),
+      "two hosts for mpirun --host (A,B); default: both ranks on this machine over shared memory");
+  cli::po::variables_map vm;
+  if (!cli::parse_options(argc, argv, opts, vm,
+                          "usage: collsim calibrate --out FILE.platform [--reps N] [--max-size BYTES] [--host A,B]\n"
+                          "Measures LogGP's L, o, g, G and gamma between two ranks with Open MPI (ping-pong, time "
+                          "inside Isend and Recv, a burst's message rate, MPI_Reduce_local), fits them and writes a "
+                          "platform file that run, compare and map read with --platform FILE.platform."))
+    return 0;
+  if (!vm.count("out")) throw cli::UsageError("--out FILE.platform is required");
+  const std::string out = vm["out"].as<std::string>();
+  if (out.size() <= 9 || out.compare(out.size() - 9, 9, ".platform") != 0)
+    throw cli::UsageError("--out: the file name must end in .platform (the name --platform recognises)");
+  const int reps = static_cast<int>(cli::parse_int(vm["reps"].as<std::string>(), "--reps", 1, 100000));
+  const int64_t max_bytes = sim::parse_bytes(vm["max-size"].as<std::string>(), "--max-size");
+  if (max_bytes < 1024) throw cli::UsageError("--max-size must be at least 1KiB (the fit needs sizes)");
+  sim::ScratchDir dir("collsim-calibrate");
+  const sim::Command cmd = mpirun_command(vm, dir, reps, max_bytes);
+  std::fprintf(stderr, "collsim calibrate: %s\n", sim::display_command(cmd).c_str());
+  const sim::ExitStatus status = sim::run_process(cmd);
+  if (!status.ok()) {
+    dir.keep();
+    throw std::runtime_error("mpirun failed (" + status.describe() + "): " + sim::read_text_file(cmd.stderr_to) +
+                             "  files kept in " + dir.path().string());
+  }
+  const sim::Calibration c = sim::parse_calibration(sim::read_text_file(cmd.stdout_to));
+  const sim::LogGPFit f = sim::fit_loggp(c);
+  print_fit(c, f);
+  platforms::Platform pf = *platforms::find_preset("alphabeta");
+  pf.alpha = f.L, pf.beta = f.G, pf.gamma = f.gamma, pf.o = f.o, pf.g = f.g;
+  try {
+    platforms::validate(pf);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string("the fit gives no usable platform: ") + e.what());
+  }
+  std::ostringstream text;
+  char summary[256];
+  std::snprintf(summary, sizeof summary, "largest |residual| of the half round trips: %.1f %%%s", 100 * f.worst(),
+                f.latency_clamped ? "; L = 0 (the overheads exceed an empty message's half round trip)" : "");
+  platforms::write_platform_file(text, pf,
+                                 "written by collsim calibrate: 2 ranks, " + std::to_string(reps) +
+                                     " repetitions each, ping-pong up to " + std::to_string(max_bytes) + " bytes\n" +
+                                     summary);
+  sim::write_file(out, text.str());
+  std::printf("wrote %s\n", out.c_str());
+  return 0;
+}
+
+}  // namespace collsim
