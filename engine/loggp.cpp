@@ -156,9 +156,6 @@ class Evaluator {
     }
     return t;
   }
-  static bool with_aux(plan::Value v) {
-    return v == plan::Value::aux || v == plan::Value::acc_op_aux || v == plan::Value::acc_op_input_op_aux;
-  }
 
   // A store's blocks become held; it costs nothing, so their bytes are not
   // looked up (a broadcast stores every block it receives).
@@ -183,8 +180,8 @@ class Evaluator {
     plan::drop_empty_halves(h_, step_, [this](const plan::BlockList& b) { return list_bytes(bytes_, b); });
     s.send_to = peer(step_.send_to), s.recv_from = peer(step_.recv_from);
     s.send_bytes = list_bytes(bytes_, step_.send_blocks);
-    const double before = step_.send_to < 0            ? 0
-                          : with_aux(step_.send_value) ? aux_time(r, step_.send_blocks, step_.send_value, false)
+    const double before = step_.send_to < 0                   ? 0
+                          : plan::reads_aux(step_.send_value) ? aux_time(r, step_.send_blocks, step_.send_value, false)
                           : step_.send_value == plan::Value::acc_op_input ? op_time(r, step_.send_blocks, false)
                                                                           : 0;
     double combined = 0;

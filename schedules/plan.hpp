@@ -78,6 +78,8 @@ enum class Combine { store, left, right, aux };
 inline int send_ops(Value v) {
   return v == Value::acc_op_input || v == Value::acc_op_aux ? 1 : v == Value::acc_op_input_op_aux ? 2 : 0;
 }
+// Does a send of `v` read aux?
+inline bool reads_aux(Value v) { return v == Value::aux || v == Value::acc_op_aux || v == Value::acc_op_input_op_aux; }
 // Does a receive ⊕ the block into acc (left, right), rather than store it?
 inline bool combines(Combine c) { return c == Combine::left || c == Combine::right; }
 

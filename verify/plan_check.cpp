@@ -213,8 +213,7 @@ class StepTable {
                   : reduce_send ? std::string("sends ") + plan::value_name(s.send_value)
                                 : std::string("combines ") + plan::combine_name(s.combine)));
     uses_aux_ = uses_aux_ || s.join || (s.recv_from >= 0 && s.combine == Combine::aux) ||
-                (s.send_to >= 0 && (s.send_value == Value::aux || s.send_value == Value::acc_op_aux ||
-                                    s.send_value == Value::acc_op_input_op_aux));
+                (s.send_to >= 0 && plan::reads_aux(s.send_value));
     steps_.push_back(flat);
     if (static_cast<int64_t>(steps_.size() + blocks_.size()) > kMaxPlanStepEntries)
       throw std::length_error("plan too large to check: more than " + str(kMaxPlanStepEntries) +

@@ -109,6 +109,8 @@ std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_
   }
   if (!net.full_duplex) return std::nullopt;
   const plan::Plan pl = plan::build_plan(a.collective, a.name, req.p, rooted(a.collective) ? root : 0, blocks);
+  // A commutative plan (ring's) is not what runs for a non-commutative ⊕.
+  if (pl.header.commutative && req.op == Operator::matmul) return std::nullopt;
   return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element), smpi_network(net, req.platform))
              .time *
          1e6;

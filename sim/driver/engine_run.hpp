@@ -31,7 +31,8 @@ struct EngineRules {
 // An algorithm's model_us on the request's platform: its catalog model on
 // an α-β platform; with o or g (whose closed forms the catalog lacks) its
 // plan evaluated under SMPI's eager rules (engine::Network), the cost that
-// LogGP's L, o, g, G give it; none on half-duplex links there. `blocks`
+// LogGP's L, o, g, G give it; none on half-duplex links there, nor where the
+// plan is a commutative path and ⊕ is not (ring with matmul runs other code). `blocks`
 // the plan's (the cut's, or the pipeline's n).
 std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_t bytes, int64_t root, int64_t blocks);
 

@@ -164,9 +164,6 @@ std::optional<double> loggp_model(const SimRequest& req, const Row& r) {
   for (const Algorithm* x : req.algos)
     if (x->name == r.algorithm) a = x;
   if (a == nullptr || a->has(kSmpiBuiltin)) return std::nullopt;
-  // A commutative plan (ring's) is not what runs for a non-commutative ⊕.
-  if (reduces(c) && req.op == Operator::matmul && plan::build_plan(c, a->name, 1, 0, 1).header.commutative)
-    return std::nullopt;
   const plan::Cut cut = plan::find_plan_algorithm(c, a->name).cut;
   return model_us(req, *a, r.bytes, r.root, cut == plan::Cut::pipelined ? r.blocks : plan::cut_blocks(cut, req.p));
 }

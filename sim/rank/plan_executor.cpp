@@ -207,11 +207,8 @@ class Executor {
   // out). Without ⊕ (bcast, allgatherv) a rank's input is in acc from the
   // start.
   bool packs(const plan::Step& s) const { return s.send_value != plan::Value::acc && reduces(collective()); }
-  static bool with_aux(plan::Value v) {
-    return v == plan::Value::aux || v == plan::Value::acc_op_aux || v == plan::Value::acc_op_input_op_aux;
-  }
   void pack(const plan::Step& s) {
-    if (with_aux(s.send_value)) return pack_with_aux(s);
+    if (plan::reads_aux(s.send_value)) return pack_with_aux(s);
     const bool from_input = packs(s);
     const char* source = from_input ? static_cast<const char*>(a_.sendbuf) : acc_;
     char* out = buffer(out_, out_size_, sent_.bytes);
