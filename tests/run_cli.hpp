@@ -2,6 +2,7 @@
 // its output.
 #pragma once
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,7 +22,49 @@ struct CliResult {
   std::string out;  // stdout, plus stderr when asked
 };
 
-// Runs a shell command line.
+// Runs `argv` (argv[0] looked up in PATH) with no shell: the words reach
+// the program exactly as given, quotes and `$(...)` included. stdout, plus
+// stderr when asked (else stderr goes to /dev/null); standard input from
+// the file `stdin_from` where one is named.
+inline CliResult run_argv(const std::vector<std::string>& words, bool with_stderr, const std::string& stdin_from = "") {
+  std::vector<char*> argv;
+  for (const auto& w : words) argv.push_back(const_cast<char*>(w.c_str()));
+  argv.push_back(nullptr);
+  int out[2];
+  CliResult result{-1, ""};
+  if (words.empty() || pipe(out) != 0) return result;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(out[1], 1);
+    const int err = with_stderr ? out[1] : open("/dev/null", O_WRONLY);
+    dup2(err, 2);
+    if (!stdin_from.empty()) dup2(open(stdin_from.c_str(), O_RDONLY), 0);
+    close(out[0]);
+    execvp(argv[0], argv.data());
+    _exit(127);
+  }
+  close(out[1]);
+  std::array<char, 4096> buf;
+  for (ssize_t got; (got = read(out[0], buf.data(), buf.size())) > 0;) result.out.append(buf.data(), size_t(got));
+  close(out[0]);
+  int raw = 0;
+  waitpid(pid, &raw, 0);
+  result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return result;
+}
+
+// A command line of plain words (split at blanks, no quoting), run as
+// run_argv does.
+inline CliResult run_words(const std::string& line, bool with_stderr = false) {
+  std::istringstream in(line);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  return run_argv(words, with_stderr);
+}
+
+// A shell command line: only for what needs a shell (pipes, redirections,
+// ulimit, the mpirun wrapper script's environment); plain commands go
+// through run_words or run_collsim_argv.
 inline CliResult run_command(const std::string& command, bool with_stderr = false) {
   const std::string cmd = command + (with_stderr ? " 2>&1" : " 2>/dev/null");
   CliResult result{-1, ""};
@@ -34,37 +78,17 @@ inline CliResult run_command(const std::string& command, bool with_stderr = fals
   return result;
 }
 
-// Runs collsim with `args` as its argument vector (no shell: the words reach
-// collsim exactly as given, quotes and `$(...)` included); stdout and stderr
+// Runs collsim with `args` as its argument vector; stdout and stderr
 // together.
 inline CliResult run_collsim_argv(const std::vector<std::string>& args) {
-  std::vector<char*> argv{const_cast<char*>(COLLSIM_BIN)};
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  int out[2];
-  CliResult result{-1, ""};
-  if (pipe(out) != 0) return result;
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out[1], 1);
-    dup2(out[1], 2);
-    close(out[0]);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  close(out[1]);
-  std::array<char, 4096> buf;
-  for (ssize_t got; (got = read(out[0], buf.data(), buf.size())) > 0;) result.out.append(buf.data(), size_t(got));
-  close(out[0]);
-  int raw = 0;
-  waitpid(pid, &raw, 0);
-  result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return result;
+  std::vector<std::string> words{COLLSIM_BIN};
+  words.insert(words.end(), args.begin(), args.end());
+  return run_argv(words, true);
 }
 
-// `args` is appended to the collsim path as shell words.
+// `args`, plain words, after the collsim path (run_words).
 inline CliResult run_collsim(const std::string& args, bool with_stderr = false) {
-  return run_command(std::string(COLLSIM_BIN) + " " + args, with_stderr);
+  return run_words(std::string(COLLSIM_BIN) + " " + args, with_stderr);
 }
 
 // The whole file, or "" when it cannot be read.

@@ -95,7 +95,7 @@ TEST(Protocol, RowsRoundTripThroughTheOneHeader) {
 }
 
 TEST(Driver, CollsimLinksNeitherSimGridNorMpi) {
-  const auto ldd = run_command(std::string("ldd ") + COLLSIM_BIN);
+  const auto ldd = test::run_argv({"ldd", COLLSIM_BIN}, false);
   ASSERT_EQ(ldd.status, 0);
   EXPECT_NE(ldd.out.find("libstdc++"), std::string::npos) << ldd.out;  // ldd did list the libraries
   EXPECT_EQ(ldd.out.find("simgrid"), std::string::npos) << ldd.out;
@@ -369,17 +369,18 @@ TEST(PlanFiles, EveryBuiltPlanTakesItsAlgorithmsTime) {
         const std::string file = test::fresh_path(std::string("built-") + collective_name(c) + "-" + name + ".plan");
         const std::string common = " --collective " + std::string(collective_name(c)) + " --p " + std::to_string(p) +
                                    " --size 64KiB";
-        const auto made = run_command(bin + " plan" + common + " --algo " + name + " --blocks " +
-                                      std::to_string(blocks) + " --out " + file, true);
+        const auto made = test::run_words(
+            bin + " plan" + common + " --algo " + name + " --blocks " + std::to_string(blocks) + " --out " + file,
+            true);
         ASSERT_EQ(made.status, 0) << made.out;
         // A commutative plan (ring) is the MPI code's path for a commutative ⊕:
         // bxor; the others keep rank order: matmul.
         const bool commutative = plan::build_plan(c, name, p, 0, blocks).header.commutative;
         const std::string op = commutative ? " --op bxor" : " --op matmul";
         const std::string run = bin + " run" + common + " --format csv" + (reduces(c) ? op : "");
-        const auto from_plan = rows_of(run_command(run + " --plan " + file).out);
+        const auto from_plan = rows_of(test::run_words(run + " --plan " + file).out);
         const auto from_algo = rows_of(
-            run_command(run + " --algo " + name + (a.cut == plan::Cut::pipelined ? " --blocks 5" : "")).out);
+            test::run_words(run + " --algo " + name + (a.cut == plan::Cut::pipelined ? " --blocks 5" : "")).out);
         ASSERT_EQ(from_plan.size(), 1u) << collective_name(c) << " " << name;
         ASSERT_EQ(from_algo.size(), 1u) << collective_name(c) << " " << name;
         EXPECT_TRUE(from_plan[0].correct) << collective_name(c) << " " << name << " p=" << p;

@@ -29,7 +29,7 @@ double smpi_time_us(Collective c, const std::string& algo, int64_t p, int64_t by
   if (reduces(c)) cmd += std::string(" --op ") + operator_name(op);
   if (blocks > 1 && plan::find_plan_algorithm(c, algo).cut == plan::Cut::pipelined)
     cmd += " --blocks " + std::to_string(blocks);
-  std::stringstream lines(test::run_command(cmd).out);
+  std::stringstream lines(test::run_words(cmd).out);
   std::string line;
   std::getline(lines, line);  // header
   std::getline(lines, line);
@@ -152,24 +152,26 @@ TEST(Engine, ExactModelsFollowTheCutWithFewerElementsThanBlocks) {
               1e-6 * hd_time);
 }
 
+// The last CSV row of a run's output.
+Row last_row(const std::string& out) {
+  std::stringstream lines(out);
+  std::string line, last;
+  while (std::getline(lines, line)) last = line;
+  return parse_row(last);
+}
+
 // `collsim run --engine loggp` gives the smpi row's time and model with
 // engine = loggp and checked_ranks = 0; SimGrid's built-ins (no plan) are refused.
 TEST(Engine, RunWithTheEngineGivesTheSmpiRow) {
   const std::string run = std::string(COLLSIM_BIN) + " run --algo circulant --p 200 --size 1MiB --format csv";
-  auto last_row = [](const std::string& out) {
-    std::stringstream lines(out);
-    std::string line, last;
-    while (std::getline(lines, line)) last = line;
-    return parse_row(last);
-  };
-  const Row smpi = last_row(test::run_command(run).out), loggp = last_row(test::run_command(run + " --engine loggp").out);
+  const Row smpi = last_row(test::run_words(run).out), loggp = last_row(test::run_words(run + " --engine loggp").out);
   EXPECT_EQ(smpi.engine, "smpi");
   EXPECT_EQ(loggp.engine, "loggp");
   EXPECT_EQ(loggp.blocks, smpi.blocks);
   EXPECT_NEAR(loggp.time_us, smpi.time_us, 1e-3 * smpi.time_us);
   EXPECT_EQ(loggp.model_us, smpi.model_us);
   EXPECT_EQ(loggp.checked_ranks, 0);
-  const auto refused = test::run_command(
+  const auto refused = test::run_words(
       std::string(COLLSIM_BIN) + " run --collective exscan --algo smpi:default --p 8 --size 1KiB --engine loggp", true);
   EXPECT_EQ(refused.status, 2) << refused.out;
   EXPECT_NE(refused.out.find("no plan for exscan algorithm 'smpi:default'"), std::string::npos) << refused.out;
@@ -182,14 +184,7 @@ TEST(Engine, EagerRulesOnTheLogGPPlatform) {
   const std::string run =
       std::string(COLLSIM_BIN) +
       " run --platform loggp --collective allreduce --algo circulant --p 64 --size 64KiB --format csv";
-  auto last_row = [](const std::string& out) {
-    std::stringstream lines(out);
-    std::string line, last;
-    while (std::getline(lines, line)) last = line;
-    return parse_row(last);
-  };
-  const Row smpi = last_row(test::run_command(run).out),
-            loggp = last_row(test::run_command(run + " --engine loggp").out);
+  const Row smpi = last_row(test::run_words(run).out), loggp = last_row(test::run_words(run + " --engine loggp").out);
   EXPECT_EQ(loggp.engine, "loggp");
   EXPECT_NEAR(loggp.time_us, smpi.time_us, 1e-3 * smpi.time_us);
   ASSERT_TRUE(smpi.model_us.has_value());

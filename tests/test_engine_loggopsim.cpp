@@ -123,8 +123,9 @@ std::string collsim(const std::string& args) { return std::string(COLLSIM_BIN) +
 
 // Through the command line: a binomial bcast at p = 2 is the one message.
 TEST(EngineLogGOPSim, RunWithTheLoggopsimRules) {
-  const auto out = test::run_command(collsim("--algo binomial --p 2 --size 1000B --engine loggp --rules loggopsim "
-                                             "--L 5e-6 --o 1e-6 --g 2e-6 --G 1e-9"));
+  const auto out =
+      test::run_words(collsim("--algo binomial --p 2 --size 1000B --engine loggp --rules loggopsim "
+                              "--L 5e-6 --o 1e-6 --g 2e-6 --G 1e-9"));
   ASSERT_EQ(out.status, 0) << out.out;
   std::stringstream lines(out.out);
   std::string line, last;
@@ -140,7 +141,7 @@ TEST(EngineLogGOPSim, BadRuleOptionsAreOneErrorLine) {
   for (const char* bad :
        {"--engine loggp --o -1e-6", "--engine loggp --rules logp", "--engine loggp --rules loggopsim --g -1",
         "--engine loggp --rules loggopsim --L nan", "--rules loggopsim"}) {
-    const auto out = test::run_command(collsim(base + bad), true);
+    const auto out = test::run_words(collsim(base + bad), true);
     EXPECT_EQ(out.status, 2) << bad << ": " << out.out;
     EXPECT_EQ(std::count(out.out.begin(), out.out.end(), '\n'), 1) << bad << ": " << out.out;
   }

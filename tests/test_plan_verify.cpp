@@ -543,7 +543,8 @@ TEST(PlanVerifyCli, CorrectPlanExits0) {
   const test::CliResult r = test::run_collsim("verify plan --file " + path, true);
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("max 3 steps, max 0 ⊕ per rank, critical path 4 steps"), std::string::npos) << r.out;
-  const test::CliResult quiet = test::run_collsim("verify plan --quiet --file /dev/stdin < " + path, true);
+  const test::CliResult quiet =
+      test::run_argv({COLLSIM_BIN, "verify", "plan", "--quiet", "--file", "/dev/stdin"}, true, path);
   EXPECT_EQ(quiet.status, 0);
   EXPECT_EQ(quiet.out, "");
 }
