@@ -24,7 +24,14 @@
 // a rank's k sends of m bytes leave max(o, g) + m·G apart. Where LogGP
 // differs: the sender's CPU, not only its NIC, is busy for m·G; where g > o
 // the first message of a burst also waits g − o; concurrent receives are
-// not limited by G (and, with topologies, links carry no bandwidth limit).
+// not limited by G. Wired as a topology (--topology), a LogGP platform's
+// links keep bandwidth 1/G and latency L/2 per hop, so that routes that meet
+// share them (contention), and messages use the rendezvous protocol as on
+// the α-β platforms (a blocking send returns when its message has arrived;
+// eager sends would let a tree's consecutive sends share the sender's link);
+// the sender is busy max(o, g) before each send and the receiver o after
+// each receive. Measured at p = 1,024, 64 KiB (tests/test_sim.cpp): a 2:1
+// taper adds exactly 5mG to recursive doubling and nothing to binomial.
 // With o = g = 0 messages use the rendezvous protocol
 // (send-is-detached-thresh 0) and the links' bandwidth 1/β, the α-β models'
 // assumption.

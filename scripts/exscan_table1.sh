@@ -5,8 +5,10 @@
 #                otherwise place ranks block-wise, 32 to a node)
 #   p = 36 x 32  all 1152 cores, ranks block-wise (0..31 on node-0, ...)
 # for 123-doubling, 1-doubling, two-op-doubling, two-tree and SimGrid's
-# built-in (linear) MPI_Exscan. Writes results/exscan-table1/p36x1.csv,
-# p36x32.csv and table.md.
+# built-in (linear) MPI_Exscan; and the same p = 36 on the default `loggp`
+# platform (one rank per node, per-message overheads o and g: issue 17).
+# Writes results/exscan-table1/p36x1.csv, p36x32.csv, loggp36.csv and
+# table.md.
 #
 # One timed repetition, no warm-up: the simulation is deterministic (the
 # same run gives the same times), and p = 1152 with SimGrid's linear exscan
@@ -18,20 +20,22 @@ out=results/exscan-table1
 algos=123-doubling,1-doubling,two-op-doubling,two-tree,smpi:default
 mkdir -p "$out"
 
-run() {  # name, extra options
+run() {  # name, platform, extra options
   name=$1
-  shift
-  "$build/cli/collsim" compare --collective exscan --platform omnipath36x32 --op bxor \
+  platform=$2
+  shift 2
+  "$build/cli/collsim" compare --collective exscan --platform "$platform" --op bxor \
     --sizes 8,80,800,8000,80000 --algos "$algos" --reps 1 --warmup 0 --out "$out/$name" "$@" >/dev/null
   mv "$out/$name/results.csv" "$out/$name.csv"
   rm -r "${out:?}/$name"
 }
-run p36x1 --p 36 --cores-per-node 1
-run p36x32 --p 1152
+run p36x1 omnipath36x32 --p 36 --cores-per-node 1
+run p36x32 omnipath36x32 --p 1152
+run loggp36 loggp --p 36
 
 # One markdown table per configuration: longs down, algorithms across (µs).
 {
-  for name in p36x1 p36x32; do
+  for name in p36x1 p36x32 loggp36; do
     printf '\n### %s (simulated µs, slowest rank)\n\n' "$name"
     awk -F, -v algos="$algos" '
       NR == 1 { next }

@@ -200,7 +200,8 @@ TEST(Driver, MapWithABrokenPlatformFileFails) {
 // SimGrid 3.32's SMP_linear bcast deadlocks at p = 8: the error says so and
 // keeps the files its rerun line names.
 TEST(Driver, ADeadlockIsNamedAndItsFilesKept) {
-  const auto r = run_collsim_argv({"run", "--algo", "smpi:SMP_linear", "--p", "8", "--size", "1KiB"});
+  const auto r =
+      run_collsim_argv({"run", "--algo", "smpi:SMP_linear", "--p", "8", "--size", "1KiB", "--platform", "alphabeta"});
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("deadlock"), std::string::npos) << r.out;
   const size_t at = r.out.find("files kept in ");

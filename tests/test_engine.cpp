@@ -25,7 +25,7 @@ namespace {
 // SMPI's time of `algo` (the first CSV row of collsim run).
 double smpi_time_us(Collective c, const std::string& algo, int64_t p, int64_t bytes, int64_t blocks, Operator op) {
   std::string cmd = std::string(COLLSIM_BIN) + " run --format csv --collective " + collective_name(c) + " --algo " +
-                    algo + " --p " + std::to_string(p) + " --size " + std::to_string(bytes);
+                    algo + " --p " + std::to_string(p) + " --size " + std::to_string(bytes) + " --platform alphabeta";
   if (reduces(c)) cmd += std::string(" --op ") + operator_name(op);
   if (blocks > 1 && plan::find_plan_algorithm(c, algo).cut == plan::Cut::pipelined)
     cmd += " --blocks " + std::to_string(blocks);
@@ -198,8 +198,8 @@ TEST(Engine, EagerRulesOnTheLogGPPlatform) {
 TEST(Engine, PerRankFinishTimes) {
   const std::string file = test::fresh_path("per-rank.csv");
   const auto r = test::run_collsim_argv({"run", "--collective", "bcast", "--algo", "linear-pipeline", "--blocks", "1",
-                                         "--p", "4", "--size", "1000", "--alpha", "5e-6", "--beta", "1e-9", "--engine",
-                                         "loggp", "--format", "csv", "--per-rank", file});
+                                         "--p", "4", "--size", "1000", "--platform", "alphabeta", "--engine", "loggp",
+                                         "--format", "csv", "--per-rank", file});
   ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(test::read_file(file),
             "collective,algorithm,p,bytes,root,rank,finish_us\n"
@@ -217,9 +217,9 @@ TEST(Engine, PerRankFinishTimes) {
 // a list of p without the engine, and with several sizes, is refused.
 TEST(Engine, CompareAgainstP) {
   const std::string dir = test::fresh_path("compare-p");
-  const auto r = test::run_collsim_argv({"compare", "--engine", "loggp", "--collective", "bcast", "--algos",
-                                         "binomial,circulant", "--p", "2,4,8", "--sizes", "1KiB", "--alpha", "5e-6",
-                                         "--beta", "1e-9", "--out", dir});
+  const auto r =
+      test::run_collsim_argv({"compare", "--engine", "loggp", "--collective", "bcast", "--algos", "binomial,circulant",
+                              "--p", "2,4,8", "--sizes", "1KiB", "--platform", "alphabeta", "--out", dir});
   ASSERT_EQ(r.status, 0) << r.out;
   std::stringstream csv(test::read_file(dir + "/results.csv"));
   std::string line;

@@ -567,7 +567,8 @@ TEST(SimCli, PresetsAndHalfDuplexLoad) {
   EXPECT_EQ(r.status, 0) << r.out;
   // Half duplex: a rank cannot send and receive at full speed at once, so the
   // circulant broadcast (send || receive every round) is slower than the model.
-  r = run_collsim("run --algo circulant --p 16 --size 1MiB --blocks 16 --duplex half --format csv");
+  r = run_collsim(
+      "run --algo circulant --p 16 --size 1MiB --blocks 16 --duplex half --platform alphabeta --format csv");
   ASSERT_EQ(r.status, 0) << r.out;
   std::stringstream lines(r.out);
   std::string header, row, field;
@@ -600,6 +601,7 @@ TEST(SimCli, BadInputIsOneErrorLine) {
   expect_usage_error("run --algo circulant --p 4 --size 100 --root 4", "--root");
   expect_usage_error("run --algo circulant --p 4000 --size 4MiB --scale off", "exceeds");
   expect_usage_error("run --algo circulant --p 4 --size 1 --duplex quarter", "known: full, half");
+  expect_usage_error("run --algo circulant --p 4 --size 1 --duplex half", "links are unbounded");
   expect_usage_error("run --algo circulant --p 40 --size 1 --platform alphabeta --nodes 8", "does not fit");
   expect_usage_error("compare --p 4 --algos circulant,zzz --out /tmp/x", "unknown bcast algorithm 'zzz'");
 }
@@ -782,9 +784,11 @@ TEST(SimPlatforms, OverheadFlags) {
 }
 
 // Topologies with contention (platforms/topology.hpp): one simulated time
-// per (topology, algorithm), 64 KiB, one rank per node.
-double topology_time_us(const std::string& topology, Collective c, const char* algo, int64_t p, int64_t blocks = 0) {
-  SimRequest req = alphabeta_request(p);
+// per (topology, algorithm), 64 KiB, one rank per node, on alphabeta unless
+// `preset` says otherwise.
+double topology_time_us(const std::string& topology, Collective c, const char* algo, int64_t p, int64_t blocks = 0,
+                        const char* preset = "alphabeta") {
+  SimRequest req = test::preset_request(preset, p);
   req.warmup = 0;
   req.platform.topology = platforms::parse_topology(topology);
   req.algos = {&find_algorithm(c, algo)};
@@ -809,6 +813,18 @@ TEST(SimTopologies, TaperedFatTreeSlowsOnlyTheStepsThatLeaveALeaf) {
   EXPECT_NEAR(tapered - full, 5 * m_beta_us, 0.01 * 5 * m_beta_us);
   EXPECT_EQ(topology_time_us("fat-tree", Collective::bcast, "binomial", 1024),
             topology_time_us("fat-tree:2", Collective::bcast, "binomial", 1024));
+}
+
+// The same on the default platform, loggp: its links carry G = 0.1 ns/B
+// when wired as a topology, so the taper costs 5mG, and binomial's
+// consecutive sends do not share the root's link (rendezvous).
+TEST(SimTopologies, TaperedFatTreeOnLogGPCostsFiveTimesMG) {
+  const double m_g_us = 64 * 1024 * 0.1e-3;
+  const double full = topology_time_us("fat-tree", Collective::allreduce, "recursive-doubling", 1024, 0, "loggp");
+  const double tapered = topology_time_us("fat-tree:2", Collective::allreduce, "recursive-doubling", 1024, 0, "loggp");
+  EXPECT_NEAR(tapered - full, 5 * m_g_us, 0.01 * 5 * m_g_us);
+  EXPECT_EQ(topology_time_us("fat-tree", Collective::bcast, "binomial", 1024, 0, "loggp"),
+            topology_time_us("fat-tree:2", Collective::bcast, "binomial", 1024, 0, "loggp"));
 }
 
 // A ring of 16 nodes (torus:16): recursive doubling's step at distance 8

@@ -19,8 +19,9 @@ using cli::po::value;
 using cli::UsageError;
 
 void add_platform_options(cli::po::options_description& opts) {
-  opts.add_options()("platform", value<std::string>()->default_value("alphabeta"),
-                     ("alphabeta (a flat alpha-beta cluster), a preset, FILE.xml (SimGrid's), or FILE.platform "
+  opts.add_options()("platform", value<std::string>()->default_value("loggp"),
+                     ("loggp (the default: a flat LogGP cluster), alphabeta (latency that any number of messages "
+                      "overlap), a preset, FILE.xml (SimGrid's), or FILE.platform "
                       "(`collsim calibrate`'s); "
                       "presets: " +
                       [] {
@@ -28,13 +29,14 @@ void add_platform_options(cli::po::options_description& opts) {
                         for (auto& n : platforms::preset_names()) s += (s.empty() ? "" : ", ") + n;
                         return s;
                       }())
-                         .c_str())("alpha", value<double>(), "seconds per message between nodes (alphabeta: 5e-6)")(
-      "beta", value<double>(), "seconds per byte between nodes (alphabeta: 1e-9)")(
+                         .c_str())("alpha", value<double>(),
+                                   "seconds per message between nodes (loggp: L = 2.5e-6; alphabeta: 5e-6)")(
+      "beta", value<double>(), "seconds per byte between nodes (loggp: G = 1e-10; alphabeta: 1e-9)")(
       "bw", value<double>(), "bytes per second between nodes, instead of --beta")(
       "duplex", value<std::string>(), "full (SPLITDUPLEX links) or half (SHARED)")(
       "gamma", value<double>(), "seconds per byte of a reduction operator")(
-      "nodes", value<int64_t>(), "nodes of the cluster (alphabeta: enough for p)")("cores-per-node", value<int64_t>(),
-                                                                                   "ranks per node (alphabeta: 1)")(
+      "nodes", value<int64_t>(), "nodes of the cluster (flat presets: enough for p)")(
+      "cores-per-node", value<int64_t>(), "ranks per node (flat presets: 1)")(
       "intra-alpha", value<double>(), "seconds per message within a node")("intra-beta", value<double>(),
                                                                            "seconds per byte within a node")(
       "o", value<double>(),
