@@ -86,6 +86,19 @@ const Platform* find_preset(const std::string& name) {
   return nullptr;
 }
 
+std::string summary(const Platform& pf) {
+  char numbers[200];
+  if (has_overheads(pf))
+    std::snprintf(numbers, sizeof numbers, "L = %g us, o = %g us, g = %g us, G = %g ns/B, gamma = %g ns/B",
+                  pf.alpha * 1e6, pf.o * 1e6, pf.g * 1e6, pf.beta * 1e9, pf.gamma * 1e9);
+  else
+    std::snprintf(numbers, sizeof numbers, "alpha = %g us, beta = %g ns/B, gamma = %g ns/B, %s duplex", pf.alpha * 1e6,
+                  pf.beta * 1e9, pf.gamma * 1e9, pf.full_duplex ? "full" : "half");
+  std::string s = pf.name + " (" + numbers;
+  if (pf.cores_per_node > 1) s += ", " + std::to_string(pf.nodes) + " x " + std::to_string(pf.cores_per_node);
+  return s + ")";
+}
+
 void validate(const Platform& pf) {
   // Above an hour per message or byte, SimGrid's clock (double seconds, with
   // nanosecond-scale increments) loses the times; one hour is far beyond any

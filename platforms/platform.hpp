@@ -73,6 +73,12 @@ std::vector<std::string> preset_names();  // "alphabeta" first
 // "alphabeta" or a preset name; nullptr if neither.
 const Platform* find_preset(const std::string& name);
 
+// One line naming `pf` and its numbers for figure titles: "loggp (L = 2.5 us,
+// o = 1.5 us, g = 1 us, G = 0.1 ns/B, gamma = 0.1 ns/B)" where it has
+// overheads, else "alphabeta (alpha = 5 us, beta = 1 ns/B, gamma = 1 ns/B,
+// full duplex)"; nodes x cores where a node has several.
+std::string summary(const Platform& pf);
+
 // Throws std::invalid_argument naming the first bad field (α, β ≥ 0 finite,
 // γ > 0, nodes ≥ 1, cores ≥ 1, ...).
 void validate(const Platform& pf);

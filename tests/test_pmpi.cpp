@@ -226,6 +226,41 @@ TEST(PmpiErrors, BadSettingStopsAtInit) {
   }
 }
 
+// COLLSIM_RULES: an unmodified program, the algorithm per call from a
+// table (written here by hand: by communicator size, message size and the
+// operator's commutativity), the same results as Open MPI's, and verbose
+// mode names the chosen algorithm and the table's line per call.
+TEST(PmpiRules, TheTableChoosesPerCall) {
+  const std::string rules = std::string(TEST_TMPDIR) + "/pmpi_rules.txt";
+  std::ofstream(rules) << "collsim-rules 1\n"
+                          "bcast 1:4 0:999 any binomial 1\n"                              // line 2
+                          "bcast 1:max 1000:max any circulant 3\n"                        // line 3
+                          "allreduce 1:max 0:max commutative circulant 2\n"               // line 4
+                          "allreduce 1:max 0:max non-commutative recursive-doubling 1\n"  // line 5
+                          "reduce 5:max 0:max any binary-tree 1\n";                       // line 6
+  for (int p : {3, 8}) {
+    const ProgramRun plain = program(p, "", false);
+    const ProgramRun lib = program(p, "COLLSIM_VERBOSE=1 COLLSIM_RULES=" + rules, true);
+    ASSERT_EQ(lib.status, 0) << lib.mpirun;
+    EXPECT_EQ(lib.out, plain.out) << lib.err;
+    auto has = [&](const std::string& line) { return lib.err.find("libcollsim-pmpi: " + line) != std::string::npos; };
+    EXPECT_EQ(has("MPI_Bcast: binomial, n=1, 1 bytes (COLLSIM_RULES line 2)"), p <= 4) << lib.err;
+    EXPECT_TRUE(has("MPI_Bcast: circulant, n=3, 100003 bytes (COLLSIM_RULES line 3)")) << lib.err;
+    EXPECT_TRUE(has("MPI_Allreduce: circulant, n=2, 8000 bytes (COLLSIM_RULES line 4)")) << lib.err;
+    EXPECT_TRUE(has("MPI_Allreduce: recursive-doubling, n=1, 2048 bytes (COLLSIM_RULES line 5)")) << lib.err;
+    EXPECT_EQ(has("MPI_Reduce: binary-tree, n=1, 8000 bytes (COLLSIM_RULES line 6)"), p >= 5) << lib.err;
+    EXPECT_EQ(lib.err.find("MPI_Scan:"), std::string::npos) << lib.err;  // no rule: Open MPI's, silently
+  }
+  const std::string bad = std::string(TEST_TMPDIR) + "/pmpi_rules_bad.txt";
+  std::ofstream(bad) << "collsim-rules 1\nallreduce 1:max 0:max any circulant 2\n";
+  const ProgramRun r = program(3, "COLLSIM_RULES=" + bad, true);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("libcollsim-pmpi: error: COLLSIM_RULES: '" + bad +
+                       "', line 2: circulant needs a commutative operator: write commutative"),
+            std::string::npos)
+      << r.err;
+}
+
 // Ranks that named different algorithms would wait for each other forever:
 // rank 0 says so and all stop. (Open MPI's MPMD syntax gives rank 0 other
 // settings than ranks 1 and 2.)

@@ -853,6 +853,16 @@ TEST(SimTopologies, DragonflyGlobalLinkCarriesTheCrossGroupStep) {
   EXPECT_NEAR(topology_time_us("dragonfly:2,4,4,4", Collective::bcast, "binomial", 128), flat, 0.05 * flat);
 }
 
+// Figure titles name the platform with the numbers of its model.
+TEST(SimPlatforms, SummaryNamesTheModelsNumbers) {
+  EXPECT_EQ(platforms::summary(*platforms::find_preset("loggp")),
+            "loggp (L = 2.5 us, o = 1.5 us, g = 1 us, G = 0.1 ns/B, gamma = 0.1 ns/B)");
+  EXPECT_EQ(platforms::summary(*platforms::find_preset("alphabeta")),
+            "alphabeta (alpha = 5 us, beta = 1 ns/B, gamma = 1 ns/B, full duplex)");
+  EXPECT_EQ(platforms::summary(*platforms::find_preset("omnipath36x32")),
+            "omnipath36x32 (alpha = 1 us, beta = 0.08 ns/B, gamma = 0.1 ns/B, full duplex, 36 x 32)");
+}
+
 // Shapes as SimGrid reads them, and the errors for shapes that do not hold
 // the nodes; round-robin placement.
 TEST(SimTopologies, ShapesAndPlacement) {

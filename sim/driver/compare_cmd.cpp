@@ -31,10 +31,8 @@ std::string gnuplot_script(const sim::SimRequest& req, const std::string& collec
   std::string ours, theirs;
   for (const sim::Algorithm* a : req.algos) (a->model ? ours : theirs) += std::string(" ") + a->name;
   for (const sim::PlanFile& plan : req.plans) ours += " " + sim::plan_row_name(plan.path);
-  char title[256];
-  std::snprintf(title, sizeof title, "%s, p = %lld, platform %s (alpha = %g us, beta = %g ns/B, %s duplex)",
-                collective.c_str(), (long long)req.p, req.platform.name.c_str(), req.platform.alpha * 1e6,
-                req.platform.beta * 1e9, req.platform.full_duplex ? "full" : "half");
+  const std::string title =
+      collective + ", p = " + std::to_string(req.p) + ", platform " + platforms::summary(req.platform);
   const std::string data = "'" + csv + "' using ((strcol(2) eq word(LIST,i)) ? $4 : 1/0):";
   auto panel = [&](const std::string& ylabel, const std::string& measured, const std::string& model) {
     std::string p = "set ylabel '" + ylabel + "'\nplot ";
@@ -76,10 +74,8 @@ std::string scaling_script(const sim::SimRequest& req, const std::string& collec
   std::string ours;
   for (const sim::Algorithm* a : req.algos) ours += std::string(" ") + a->name;
   for (const sim::PlanFile& plan : req.plans) ours += " " + sim::plan_row_name(plan.path);
-  char title[256];
-  std::snprintf(title, sizeof title, "%s, %s, platform %s (alpha = %g us, beta = %g ns/B), plan engine",
-                collective.c_str(), sim::format_bytes(req.sizes.front()).c_str(), req.platform.name.c_str(),
-                req.platform.alpha * 1e6, req.platform.beta * 1e9);
+  const std::string title = collective + ", " + sim::format_bytes(req.sizes.front()) + ", platform " +
+                            platforms::summary(req.platform) + ", plan engine";
   const std::string data = "'" + csv + "' using ((strcol(2) eq word(ours,i)) ? $3 : 1/0):";
   return "set terminal pngcairo size 1000,700 font ',9' noenhanced\n"
          "set output '" + png + "'\n"

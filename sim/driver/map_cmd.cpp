@@ -226,11 +226,8 @@ int map_command(int argc, char** argv) {
   }
   if (cells.empty()) throw std::runtime_error("no algorithm gave a result at any p (see the warnings above)");
   write_csv(out / "map.csv", cells);
-  const auto& pf = req.platform;
-  char title[256];
-  std::snprintf(title, sizeof title, "%s, %s (alpha = %g us, beta = %g ns/B, gamma = %g ns/B, %s duplex)%s",
-                sim::collective_name(c), pf.name.c_str(), pf.alpha * 1e6, pf.beta * 1e9, pf.gamma * 1e9,
-                pf.full_duplex ? "full" : "half", rules ? ", plan engine" : "");
+  const std::string title =
+      std::string(sim::collective_name(c)) + ", " + platforms::summary(req.platform) + (rules ? ", plan engine" : "");
   plot(out, title, ps, req.sizes, names, cells);
   std::printf("map: %s, %s, %s (%.0f s)\n", (out / "map.csv").string().c_str(), (out / "map.png").string().c_str(),
               (out / "ratio.png").string().c_str(), progress.elapsed_seconds());

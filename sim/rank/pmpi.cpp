@@ -14,6 +14,11 @@
 //   COLLSIM_EXSCAN           MPI_Exscan
 //   COLLSIM_BLOCKS           n for pipelined algorithms (default: the block
 //                            policy on kPolicyNet)
+//   COLLSIM_RULES=FILE       a decision table (`collsim tune --target
+//                            collsim`, sim/catalog/tuning_rules.hpp): per
+//                            collective, communicator size, message size and
+//                            operator class, our algorithm and its n; the
+//                            variables above override it for their collective
 //   COLLSIM_VERBOSE=1        rank 0 of each call's communicator says on
 //                            stderr which algorithm ran, or why Open MPI's
 //
@@ -53,7 +58,8 @@
 // representation on all ranks, as moving MPI_BYTE does.
 //
 // A call goes to Open MPI's own collective (PMPI_*), on every rank of the
-// communicator alike, when no algorithm is named for it and in these cases:
+// communicator alike, when neither a variable nor a rule names an algorithm
+// for it, and in these cases:
 //   - an intercommunicator (our algorithms are for intracommunicators);
 //   - a message of 2^31 bytes or more (our algorithms count bytes in int);
 //   - an algorithm flagged kCommutative with a non-commutative operator;
@@ -68,13 +74,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "block_policy.hpp"
 #include "collective.hpp"
 #include "run_table.hpp"
+#include "tuning_rules.hpp"
 
 namespace collsim::sim {
 namespace {
@@ -88,6 +97,8 @@ struct Config {
   const Algorithm* algo[std::size(kCollectives)] = {};
   int64_t blocks = 0;  // 0: the block policy
   bool verbose = false;
+  std::vector<TuningRule> rules;  // COLLSIM_RULES
+  long long rules_hash = 0;       // of the file's bytes: ranks must read the same table
 };
 Config config;
 // > 0 while one of our algorithms runs: collectives it calls go to Open MPI.
@@ -114,6 +125,22 @@ const Algorithm* named(Collective c, const std::string& name) {
                               "'; ours: " + ours(c));
 }
 
+// COLLSIM_RULES: the table and a hash of its bytes (FNV-1a) into `config`.
+void read_rules(const char* path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  if (!(text << file.rdbuf())) throw std::invalid_argument(std::string("COLLSIM_RULES: cannot read '") + path + "'");
+  uint64_t hash = 14695981039346656037ull;
+  for (unsigned char ch : text.str()) hash = (hash ^ ch) * 1099511628211ull;
+  config.rules_hash = static_cast<long long>(hash >> 1);
+  std::istringstream in(text.str());
+  try {
+    config.rules = read_tuning_rules(in);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("COLLSIM_RULES: '") + path + "', " + e.what());
+  }
+}
+
 // Reads the COLLSIM_* variables into `config`; "" or the error line.
 std::string configure() {
   try {
@@ -126,6 +153,7 @@ std::string configure() {
       if (*blocks == '\0' || *end != '\0' || config.blocks < 1 || config.blocks > INT_MAX)
         throw std::invalid_argument(std::string("COLLSIM_BLOCKS: not a block count >= 1: '") + blocks + "'");
     }
+    if (const char* path = std::getenv("COLLSIM_RULES")) read_rules(path);
     const char* verbose = std::getenv("COLLSIM_VERBOSE");
     config.verbose = verbose && std::strcmp(verbose, "0") != 0 && *verbose != '\0';
   } catch (const std::invalid_argument& e) {
@@ -140,6 +168,7 @@ std::vector<long long> settings() {
   std::vector<long long> s;
   for (const Algorithm* a : config.algo) s.push_back(a ? a - algorithms().data() : -1);
   s.push_back(config.blocks);
+  s.push_back(config.rules_hash);
   return s;
 }
 
@@ -305,25 +334,50 @@ const char* unsupported(const Algorithm& algo, MPI_Comm comm, int64_t bytes, MPI
   return nullptr;
 }
 
-// The algorithm that takes this call of collective c, or nullptr for Open
-// MPI's. Reductions pass their operator and its op_element.
-const Algorithm* pick(Collective c, const char* fn, MPI_Comm comm, int64_t bytes, MPI_Op op = MPI_OP_NULL,
-                      MPI_Datatype element = MPI_DATATYPE_NULL) {
-  const Algorithm* algo = config.algo[static_cast<int>(c)];
-  if (!algo) return nullptr;
-  if (const char* why = unsupported(*algo, comm, bytes, op, element)) {
-    if (depth == 0) say(comm, fn, std::string("Open MPI's (") + why + ")");
-    return nullptr;
-  }
-  return algo;
+// What runs a call: our algorithm (nullptr: Open MPI's), its block count
+// (0: COLLSIM_BLOCKS or the block policy) and where the choice came from.
+struct Choice {
+  const Algorithm* algo = nullptr;
+  int64_t blocks = 0;
+  std::string source;
+};
+
+// The variable's algorithm for collective c, else the rules' (by the
+// communicator size, the bytes and the operator's commutativity).
+Choice configured(Collective c, MPI_Comm comm, int64_t bytes, MPI_Op op) {
+  if (const Algorithm* algo = config.algo[static_cast<int>(c)]) return {algo, 0, env_name(c)};
+  int p = 1, commutative = 1;
+  PMPI_Comm_size(comm, &p);
+  if (op != MPI_OP_NULL) PMPI_Op_commutative(op, &commutative);
+  if (const TuningRule* rule = find_rule(config.rules, c, p, bytes, commutative != 0))
+    return {rule->algorithm, rule->blocks, "COLLSIM_RULES line " + std::to_string(rule->line)};
+  return {};
 }
 
-// Runs `algo` with its block count (COLLSIM_BLOCKS or the block policy).
-int run(const char* fn, const Algorithm& algo, CollArgs args) {
+// What takes this call of collective c: ours, or Open MPI's (algo nullptr).
+// Reductions pass their operator and its op_element.
+Choice pick(Collective c, const char* fn, MPI_Comm comm, int64_t bytes, MPI_Op op = MPI_OP_NULL,
+            MPI_Datatype element = MPI_DATATYPE_NULL) {
+  const Choice choice = configured(c, comm, bytes, op);
+  if (!choice.algo) return {};
+  if (const char* why = unsupported(*choice.algo, comm, bytes, op, element)) {
+    if (depth == 0) say(comm, fn, std::string("Open MPI's (") + why + ")");
+    return {};
+  }
+  return choice;
+}
+
+// Runs the chosen algorithm with its block count (the rule's, else
+// COLLSIM_BLOCKS, else the block policy).
+int run(const char* fn, const Choice& choice, CollArgs args) {
+  const Algorithm& algo = *choice.algo;
   int p = 1;
   PMPI_Comm_size(args.comm, &p);
-  args.blocks = !algo.has(kBlocks) ? 1 : config.blocks > 0 ? config.blocks : choose_blocks(algo, kPolicyNet, p, args.bytes);
-  say(args.comm, fn, std::string(algo.name) + ", n=" + std::to_string(args.blocks) + ", " + std::to_string(args.bytes) + " bytes");
+  const int64_t fixed = choice.blocks > 0 ? choice.blocks : config.blocks;
+  args.blocks = !algo.has(kBlocks) ? 1 : fixed > 0 ? fixed : choose_blocks(algo, kPolicyNet, p, args.bytes);
+  say(args.comm, fn,
+      std::string(algo.name) + ", n=" + std::to_string(args.blocks) + ", " + std::to_string(args.bytes) + " bytes (" +
+          choice.source + ")");
   ++depth;
   run_function(algo)(args);
   --depth;
@@ -489,12 +543,12 @@ int vector_reduction(Collective c, const char* fn, const void* sendbuf, void* re
                      MPI_Op op, MPI_Comm comm, int (*fallback)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm)) {
   const int64_t bytes = count * type_size(type);
   const MPI_Datatype element = op_element(type, op);
-  const Algorithm* algo = pick(c, fn, comm, bytes, op, element);
-  if (!algo) return fallback(sendbuf, recvbuf, count, type, op, comm);
+  const Choice algo = pick(c, fn, comm, bytes, op, element);
+  if (!algo.algo) return fallback(sendbuf, recvbuf, count, type, op, comm);
   const Reduction reduction(element, type, op, comm);
   Packed in = input(sendbuf, recvbuf, count, type, comm);
   Packed out(recvbuf, count, type, comm);
-  run(fn, *algo, reduction.args(out.data(), in.data(), count, bytes, comm));
+  run(fn, algo, reduction.args(out.data(), in.data(), count, bytes, comm));
   out.unpack();
   return MPI_SUCCESS;
 }
@@ -505,8 +559,8 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, const std
   for (int n : counts) total += n;
   const int64_t bytes = total * type_size(type);
   const MPI_Datatype element = op_element(type, op);
-  const Algorithm* algo = pick(Collective::reduce_scatter, fn, comm, bytes, op, element);
-  if (!algo) return PMPI_Reduce_scatter(sendbuf, recvbuf, counts.data(), type, op, comm);
+  const Choice algo = pick(Collective::reduce_scatter, fn, comm, bytes, op, element);
+  if (!algo.algo) return PMPI_Reduce_scatter(sendbuf, recvbuf, counts.data(), type, op, comm);
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
   const Reduction reduction(element, type, op, comm);
@@ -516,7 +570,7 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, const std
   for (int n : counts) unit_counts.push_back(reduction.units(n));
   CollArgs args = reduction.args(out.data(), in.data(), static_cast<int>(total), bytes, comm);
   args.counts = unit_counts.data();
-  run(fn, *algo, args);
+  run(fn, algo, args);
   out.unpack();
   return MPI_SUCCESS;
 }
@@ -536,7 +590,7 @@ int senders(MPI_Comm comm) {
 // Our allgatherv on packed data: this rank's block packed (in place: a copy
 // from recvbuf), all blocks gathered packed in rank order, in bytes, then
 // unpacked to the caller's displacements, which are its own business.
-int gather_all(const char* fn, const Algorithm& algo, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+int gather_all(const char* fn, const Choice& algo, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                void* recvbuf, const int* counts, const int* displs, MPI_Datatype recvtype, MPI_Comm comm) {
   int p = 1, rank = 0;
   PMPI_Comm_size(comm, &p);
@@ -584,13 +638,13 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
 }
 
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-  const Algorithm* algo = pick(Collective::bcast, "MPI_Bcast", comm, count * type_size(type));
-  if (!algo) return PMPI_Bcast(buf, count, type, root, comm);
+  const Choice algo = pick(Collective::bcast, "MPI_Bcast", comm, count * type_size(type));
+  if (!algo.algo) return PMPI_Bcast(buf, count, type, root, comm);
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
   Packed data(buf, count, type, comm);
   if (rank == root) data.pack();
-  run("MPI_Bcast", *algo, {data.data(), count * type_size(type), root, comm, 1});
+  run("MPI_Bcast", algo, {data.data(), count * type_size(type), root, comm, 1});
   if (rank != root) data.unpack();
   return MPI_SUCCESS;
 }
@@ -598,14 +652,14 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
   const int64_t bytes = count * type_size(type);
   const MPI_Datatype element = op_element(type, op);
-  const Algorithm* algo = pick(Collective::reduce, "MPI_Reduce", comm, bytes, op, element);
-  if (!algo) return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+  const Choice algo = pick(Collective::reduce, "MPI_Reduce", comm, bytes, op, element);
+  if (!algo.algo) return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
   const Reduction reduction(element, type, op, comm);
   Packed in = input(sendbuf, recvbuf, count, type, comm);  // MPI_IN_PLACE only at the root
   Packed out(rank == root ? recvbuf : nullptr, rank == root ? count : 0, type, comm);
-  run("MPI_Reduce", *algo, reduction.args(rank == root ? out.data() : nullptr, in.data(), count, bytes, comm, root));
+  run("MPI_Reduce", algo, reduction.args(rank == root ? out.data() : nullptr, in.data(), count, bytes, comm, root));
   out.unpack();
   return MPI_SUCCESS;
 }
@@ -641,18 +695,18 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   int64_t total = 0;
   for (int r = 0; r < senders(comm); ++r) total += counts[r];
-  const Algorithm* algo = pick(Collective::allgatherv, "MPI_Allgatherv", comm, total * type_size(recvtype));
-  if (!algo) return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, counts, displs, recvtype, comm);
-  return gather_all("MPI_Allgatherv", *algo, sendbuf, sendcount, sendtype, recvbuf, counts, displs, recvtype, comm);
+  const Choice algo = pick(Collective::allgatherv, "MPI_Allgatherv", comm, total * type_size(recvtype));
+  if (!algo.algo) return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, counts, displs, recvtype, comm);
+  return gather_all("MPI_Allgatherv", algo, sendbuf, sendcount, sendtype, recvbuf, counts, displs, recvtype, comm);
 }
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
   const int p = senders(comm);
-  const Algorithm* algo = pick(Collective::allgatherv, "MPI_Allgather", comm, int64_t{p} * recvcount * type_size(recvtype));
-  if (!algo) return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  const Choice algo = pick(Collective::allgatherv, "MPI_Allgather", comm, int64_t{p} * recvcount * type_size(recvtype));
+  if (!algo.algo) return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   std::vector<int> counts(p, recvcount), displs(p);
   for (int r = 0; r < p; ++r) displs[r] = r * recvcount;
-  return gather_all("MPI_Allgather", *algo, sendbuf, sendcount, sendtype, recvbuf, counts.data(), displs.data(),
+  return gather_all("MPI_Allgather", algo, sendbuf, sendcount, sendtype, recvbuf, counts.data(), displs.data(),
                     recvtype, comm);
 }
