@@ -13,6 +13,7 @@ int run_command(int argc, char** argv);
 int calibrate_command(int argc, char** argv);
 int compare_command(int argc, char** argv);
 int map_command(int argc, char** argv);
+int tune_command(int argc, char** argv);
 int viz_command(int argc, char** argv);
 
 }  // namespace collsim

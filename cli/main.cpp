@@ -18,6 +18,7 @@ constexpr collsim::cli::Entry kSubcommands[] = {
     {"run", collsim::run_command, "simulate one collective algorithm with SMPI"},
     {"compare", collsim::compare_command, "sweep sizes x algorithms (ours and SimGrid's), CSV + plot"},
     {"map", collsim::map_command, "fastest algorithm per (p, size) and ratio to SimGrid's best (seed 004 Fig. 3, 4)"},
+    {"tune", collsim::tune_command, "decision tables from simulation: Open MPI dynamic rules or COLLSIM_RULES"},
     {"calibrate", collsim::calibrate_command, "measure LogGP's L, o, g, G with Open MPI and write a platform file"},
     {"viz", collsim::viz_command, "pictures of schedules (Graphviz: .dot, .svg, .png)"},
 };

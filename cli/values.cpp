@@ -40,6 +40,18 @@ std::vector<int64_t> parse_list(const std::string& text, const std::string& what
   }
 }
 
+std::vector<std::string> parse_names(const std::string& text, const std::string& what) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    names.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (names.back().empty()) throw UsageError(what + ": empty name in '" + text + "'");
+    if (comma == std::string::npos) return names;
+    start = comma + 1;
+  }
+}
+
 void require_one_of(const std::string& value, const std::string& what, const std::vector<std::string>& allowed) {
   std::string known;
   for (const auto& a : allowed) {

@@ -14,15 +14,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <sstream>
 #include <limits>
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 
 #include "commands.hpp"
 #include "launch.hpp"
 #include "output.hpp"
+#include "region_plot.hpp"
 #include "sim_options.hpp"
 
 namespace collsim {
@@ -30,35 +31,9 @@ namespace collsim {
 namespace {
 
 using cli::po::value;
+using sim::RegionCells;
+using sim::RegionGrid;
 namespace fs = std::filesystem;
-
-// "A:B": powers of two, 3·2^k and 2^k + 1 within [A, B], and A and B;
-// "A:B:S": A, A + S, .. B; "a,b,c": the list.
-std::vector<int64_t> parse_p_set(const std::string& text, int64_t kMax) {
-  std::set<int64_t> ps;
-  const auto colon = text.find(':');
-  if (colon == std::string::npos) {
-    size_t start = 0;
-    for (size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1)
-      ps.insert(cli::parse_int(text.substr(start, comma - start), "--p", 1, kMax));
-    ps.insert(cli::parse_int(text.substr(start), "--p", 1, kMax));
-    return {ps.begin(), ps.end()};
-  }
-  const auto second = text.find(':', colon + 1);
-  const int64_t lo = cli::parse_int(text.substr(0, colon), "--p", 1, kMax);
-  const int64_t hi = cli::parse_int(text.substr(colon + 1, second - colon - 1), "--p", lo, kMax);
-  if (second != std::string::npos) {
-    const int64_t step = cli::parse_int(text.substr(second + 1), "--p step", 1, kMax);
-    for (int64_t p = lo; p <= hi; p += step) ps.insert(p);
-  } else {
-    for (int64_t k = 1; k <= hi; k *= 2)
-      for (int64_t p : {k, 3 * k / 2, k + 1})
-        if (p >= lo && p <= hi) ps.insert(p);
-  }
-  ps.insert(lo);
-  ps.insert(hi);
-  return {ps.begin(), ps.end()};
-}
 
 struct Cell {
   int64_t p = 0, bytes = 0;
@@ -99,54 +74,17 @@ void write_csv(const fs::path& path, const std::map<std::pair<int64_t, int64_t>,
   sim::write_file(path, f);
 }
 
-// gnuplot tic labels at 0, 1, 2, ..
-std::string tics(const std::vector<std::string>& labels) {
-  std::string t = "(";
-  for (size_t i = 0; i < labels.size(); ++i) t += (i ? ", '" : "'") + labels[i] + "' " + std::to_string(i);
-  return t + ")";
-}
-
-void plot(const fs::path& out, const std::string& title, const std::vector<int64_t>& ps,
-          const std::vector<int64_t>& sizes, const std::vector<std::string>& names,
+void plot(const fs::path& out, const std::string& title, const RegionGrid& grid,
           const std::map<std::pair<int64_t, int64_t>, Cell>& cells) {
-  // Cells on a regular grid for `with image`: size index, p index, winner's
-  // colour index, ratio.
-  std::ostringstream grid;
-  for (size_t y = 0; y < ps.size(); ++y) {
-    for (size_t x = 0; x < sizes.size(); ++x) {
-      const auto it = cells.find({ps[y], sizes[x]});
-      if (it == cells.end() || it->second.winner.empty()) continue;
-      const size_t w = std::find(names.begin(), names.end(), it->second.winner) - names.begin();
-      grid << x << " " << y << " " << w << " " << ratio(it->second) << "\n";
-    }
-  }
-  sim::write_file(out / "grid.dat", grid.str());
-  std::vector<std::string> xl, yl;
-  for (int64_t s : sizes) xl.push_back(sim::format_bytes(s));
-  for (int64_t p : ps) yl.push_back(std::to_string(p));
-  static const char* const colours[] = {"#e41a1c", "#377eb8", "#4daf4a", "#984ea3", "#ff7f00",
-                                        "#a65628", "#f781bf", "#999999", "#66c2a5", "#ffd92f"};
-  // gnuplot wants at least two palette colours: a lone winner gets its own twice.
-  const size_t ncolours = std::max<size_t>(names.size(), 2);
-  std::string palette;
-  for (size_t i = 0; i < ncolours; ++i)
-    palette += (i ? ", " : "") + std::to_string(i) + " '" + colours[i % names.size() % 10] + "'";
-  const std::string common = "set terminal pngcairo size 1400,800 font ',9' noenhanced\nset xtics " + tics(xl) +
-                             " rotate by 45 right\nset ytics " + tics(yl) +
-                             "\nset xlabel 'input vector size'\nset ylabel 'number of MPI processes p'\n"
-                             "set rmargin at screen 0.78\nset colorbox user origin screen 0.80, screen 0.15 size screen 0.02, screen 0.7\n"
-                             "set xrange [-0.5:" + std::to_string(sizes.size() - 0.5) + "]\nset yrange [-0.5:" +
-                             std::to_string(ps.size() - 0.5) + "]\n";
-  // Files by name only: gnuplot runs in `out`.
-  std::ostringstream gp;
-  gp << common << "set output 'map.png'\nset title 'Fastest protocol: " << title
-     << "'\nset palette maxcolors " << ncolours << "\nset palette defined (" << palette << ")\nset cbrange [-0.5:"
-     << names.size() - 0.5 << "]\nset cbtics " << tics(names) << "\nplot 'grid.dat' using 1:2:3 with image notitle\n";
-  gp << "set output 'ratio.png'\nset title 'SimGrid best time / our best time: " << title
-     << "'\nset palette defined (0 '#d73027', 1 '#ffffbf', 2 '#1a9850')\nset logscale cb\nset cbrange [0.25:16]\n"
+  RegionCells regions;
+  for (const auto& [key, c] : cells) regions[key] = {c.winner, ratio(c)};
+  sim::write_file(out / "grid.dat", region_data(grid, regions));
+  std::string gp = region_axes(grid) + region_image(grid, "grid.dat", "map.png", "Fastest protocol: " + title);
+  gp += "set output 'ratio.png'\nset title 'SimGrid best time / our best time: " + title +
+        "'\nset palette defined (0 '#d73027', 1 '#ffffbf', 2 '#1a9850')\nset logscale cb\nset cbrange [0.25:16]\n"
         "set cbtics auto\nplot 'grid.dat' using 1:2:4 with image notitle, '' using 1:2:(sprintf('%.1f', $4)) with "
         "labels font ',6' notitle\n";
-  sim::write_file(out / "map.gp", gp.str());
+  sim::write_file(out / "map.gp", gp);
   sim::run_gnuplot(out, "map.gp");
 }
 
@@ -192,7 +130,7 @@ int map_command(int argc, char** argv) {
   // --engine loggp: the plan engine instead of smpirun, for the algorithms
   // with a plan (`all`: those), at any p.
   const std::optional<sim::EngineRules> rules = sim::read_engine_options(vm);
-  const std::vector<int64_t> ps = parse_p_set(vm["p"].as<std::string>(), rules ? (int64_t{1} << 31) - 1 : 1 << 16);
+  const std::vector<int64_t> ps = sim::parse_p_set(vm["p"].as<std::string>(), rules ? (int64_t{1} << 31) - 1 : 1 << 16);
   sim::SimRequest req;
   req.algos = sim::read_algorithms(c, vm["algos"].as<std::string>());
   if (rules && vm["algos"].as<std::string>() == "all") sim::keep_plans(req);
@@ -228,7 +166,7 @@ int map_command(int argc, char** argv) {
   write_csv(out / "map.csv", cells);
   const std::string title =
       std::string(sim::collective_name(c)) + ", " + platforms::summary(req.platform) + (rules ? ", plan engine" : "");
-  plot(out, title, ps, req.sizes, names, cells);
+  plot(out, title, {ps, req.sizes, names}, cells);
   std::printf("map: %s, %s, %s (%.0f s)\n", (out / "map.csv").string().c_str(), (out / "map.png").string().c_str(),
               (out / "ratio.png").string().c_str(), progress.elapsed_seconds());
   return 0;

@@ -1,16 +1,17 @@
 #include "sim_options.hpp"
 
-#include "plan.hpp"
-#include "plan_builders.hpp"
-
 #include <algorithm>
 #include <climits>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
+
+#include "plan.hpp"
+#include "plan_builders.hpp"
 
 namespace collsim::sim {
 
@@ -116,6 +117,34 @@ platforms::Platform platform_from(const cli::po::variables_map& vm, int64_t p) {
     throw UsageError(e.what());
   }
   return pf;
+}
+
+// "A:B": powers of two, 3·2^k and 2^k + 1 within [A, B], and A and B;
+// "A:B:S": A, A + S, .. B; "a,b,c": the list.
+std::vector<int64_t> parse_p_set(const std::string& text, int64_t kMax) {
+  std::set<int64_t> ps;
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) {
+    size_t start = 0;
+    for (size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1)
+      ps.insert(cli::parse_int(text.substr(start, comma - start), "--p", 1, kMax));
+    ps.insert(cli::parse_int(text.substr(start), "--p", 1, kMax));
+    return {ps.begin(), ps.end()};
+  }
+  const auto second = text.find(':', colon + 1);
+  const int64_t lo = cli::parse_int(text.substr(0, colon), "--p", 1, kMax);
+  const int64_t hi = cli::parse_int(text.substr(colon + 1, second - colon - 1), "--p", lo, kMax);
+  if (second != std::string::npos) {
+    const int64_t step = cli::parse_int(text.substr(second + 1), "--p step", 1, kMax);
+    for (int64_t p = lo; p <= hi; p += step) ps.insert(p);
+  } else {
+    for (int64_t k = 1; k <= hi; k *= 2)
+      for (int64_t p : {k, 3 * k / 2, k + 1})
+        if (p >= lo && p <= hi) ps.insert(p);
+  }
+  ps.insert(lo);
+  ps.insert(hi);
+  return {ps.begin(), ps.end()};
 }
 
 int64_t parse_bytes(const std::string& text, const std::string& what) {

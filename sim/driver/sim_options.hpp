@@ -26,6 +26,10 @@ platforms::Platform platform_from(const cli::po::variables_map& vm, int64_t p);
 // "4096", "4KiB", "16MiB", "1GiB", "100B": bytes, checked for overflow and
 // against [0, INT_MAX] (one MPI count).
 int64_t parse_bytes(const std::string& text, const std::string& what);
+// A set of p for `map` and `tune`: "A:B" (powers of two, 3·2^k and 2^k + 1
+// within [A, B], and A and B), "A:B:S" (A, A + S, .. B) or "a,b,c"; each in
+// [1, max]. Sorted, without repeats.
+std::vector<int64_t> parse_p_set(const std::string& text, int64_t max);
 // "A:B" (A, 2A, 4A, ... up to B, and B itself) or "a,b,c".
 std::vector<int64_t> parse_sizes(const std::string& text, const std::string& what);
 
