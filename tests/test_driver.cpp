@@ -150,6 +150,20 @@ TEST(Driver, OutputPathsWithQuotesAndDollarsReachNoShell) {
     EXPECT_FALSE(fs::exists(where / "X")) << where;
 }
 
+// --out relative to the current directory (as the README's first command
+// gives it): gnuplot runs in the output directory, its log opened first.
+TEST(Driver, RelativeOutputDirectoriesArePlotted) {
+  const fs::path here = fs::current_path();
+  fs::current_path(TEST_TMPDIR);
+  fs::remove_all("relative-out");
+  const auto r = run_collsim_argv({"compare", "--collective", "bcast", "--p", "4", "--sizes", "64", "--algos",
+                                   "binomial", "--out", "relative-out/compare"});
+  const bool drawn = fs::is_regular_file("relative-out/compare/bcast.png");
+  fs::current_path(here);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_TRUE(drawn) << r.out;
+}
+
 // A plot that gnuplot cannot draw is an error: compare and map exit 1 and
 // name gnuplot and its log (a gnuplot that exits 3 stands first in PATH).
 TEST(Driver, AFailedPlotIsAnError) {

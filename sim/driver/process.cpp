@@ -39,9 +39,10 @@ pid_t start_process(const Command& cmd) {
   if (pid < 0) throw std::runtime_error("cannot start " + cmd.argv[0] + ": fork failed");
   if (pid == 0) {
     close(report[0]);
-    if (!cmd.dir.empty() && chdir(cmd.dir.c_str()) != 0) _exit(126);
+    // Files first: their paths are the caller's, relative to its directory.
     redirect(cmd.stdout_to, STDOUT_FILENO);
     redirect(cmd.stderr_to, STDERR_FILENO);
+    if (!cmd.dir.empty() && chdir(cmd.dir.c_str()) != 0) _exit(126);
     for (const auto& [key, value] : cmd.env) setenv(key.c_str(), value.c_str(), 1);
     execvp(argv[0], argv.data());
     const int error = errno;
