@@ -29,7 +29,7 @@ run() {
     algos=$("$collsim" run --help | awk -v c="$c" '$1 == c && $2 !~ /^smpi:/ { printf "%s,", $2 }')smpi:default
     for p in 7 64 200; do
       echo "fixed matrix: $c p=$p" >&2
-      "$collsim" compare --collective "$c" --p "$p" --sizes 1KiB,64KiB,1MiB --algos "$algos" \
+      "$collsim" compare --platform alphabeta --collective "$c" --p "$p" --sizes 1KiB,64KiB,1MiB --algos "$algos" \
         --reps 1 --warmup 0 --out "$work/$c-$p" >/dev/null
       # Keep the columns that must not change, by name.
       awk -F, -v want="$columns" '

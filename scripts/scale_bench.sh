@@ -43,7 +43,7 @@ mem_available_mib() { awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/memi
 # Runs one case in its own process group; prints ok, over-time or over-memory.
 run_case() {
   local log=$1; shift
-  setsid "$collsim" run "$@" > "$log.csv" 2> "$log" &
+  setsid "$collsim" run --platform alphabeta "$@" > "$log.csv" 2> "$log" &
   local pid=$! start=$SECONDS
   while kill -0 "$pid" 2> /dev/null; do
     local over=""
