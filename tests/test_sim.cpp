@@ -538,6 +538,48 @@ TEST(SimBcast, BlockPolicyMinimisesTheModel) {
   EXPECT_EQ(choose_blocks(find_algorithm(Collective::bcast, "binomial"), net, 64, m), 1);
 }
 
+// Uneven segments (issue 18): the policy reads the counts. Even segments
+// get the plain policy's n; one segment holding everything (single) is a
+// broadcast of m in the first q rounds: n near sqrt((q − 1)βm/α) as for
+// the circulant broadcast (p = 64, 16 MiB: sqrt(5 · 16.8e6 · 1e-9 / 5e-6)
+// = 130); a ramp, whose widest half holds 3/4 of m, somewhere between.
+TEST(SimBlockPolicy, ReadsTheSegmentCounts) {
+  const Algorithm& ag = find_algorithm(Collective::allgatherv, "circulant");
+  const Net net{5e-6, 1e-9, 1e-9};
+  const int64_t p = 64, m = 16 << 20;
+  std::vector<int64_t> even(p, m / p), single(p, 0), ramp(p);
+  single[5] = m;
+  for (int64_t r = 0; r < p; ++r) ramp[r] = m * (r + 1) / (p * (p + 1) / 2);
+  EXPECT_EQ(choose_blocks(ag, net, p, m, even), choose_blocks(ag, net, p, m));
+  const int64_t n_single = choose_blocks(ag, net, p, m, single), n_ramp = choose_blocks(ag, net, p, m, ramp);
+  EXPECT_GE(n_single, 100);
+  EXPECT_LE(n_single, 160);
+  EXPECT_GT(n_ramp, choose_blocks(ag, net, p, m));
+  EXPECT_LT(n_ramp, n_single);
+  EXPECT_EQ(choose_blocks(find_algorithm(Collective::bcast, "binomial"), net, p, m, single), 1);
+}
+
+// issue 18's acceptance: at p = 64, 16 MiB on alphabeta the circulant
+// allgatherv and reduce_scatter with a ramp or a single rank holding all
+// take at most 1.2 times their even time (before the policy read the
+// counts: 1.65x and 6.1x for allgatherv at n = 1).
+TEST(SimBlockPolicy, UnevenLayoutsCostAboutTheEvenTime) {
+  for (Collective c : {Collective::allgatherv, Collective::reduce_scatter}) {
+    double even_us = 0;
+    for (Layout layout : {Layout::even, Layout::ramp, Layout::single}) {
+      SimRequest req = alphabeta_request(64);
+      req.warmup = 0;
+      req.algos = {&find_algorithm(c, "circulant")};
+      req.sizes = {16 << 20};
+      req.layout = layout;
+      const Row r = simulate(req).at(0);
+      EXPECT_TRUE(r.correct) << layout_name(layout);
+      if (layout == Layout::even) even_us = r.time_us;
+      EXPECT_LE(r.time_us, 1.2 * even_us) << collective_name(c) << " " << layout_name(layout);
+    }
+  }
+}
+
 TEST(SimCli, TwoRunsGiveIdenticalOutput) {
   const std::string args = "run --algo circulant --p 33 --size 1000,70000 --root 5 --format csv";
   const auto a = run_collsim(args), b = run_collsim(args);

@@ -381,14 +381,18 @@ TEST(Tune, OpenMpiRunsTheAlgorithmsTheFileNames) {
 TEST(Tune, BadInputIsOneLine) {
   const std::string out = test::fresh_path("tune_bad") + "/t.rules";
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"--collective", "scan", "--target", "ompi"}, "no Open MPI algorithm that SimGrid ports is mapped for scan"},
-      {{"--collective", "reduce", "--target", "ompi", "--sizes", "8"}, "8B is no whole number of 32-byte elements"},
-      {{"--collective", "bcast", "--target", "ompi2"}, "known: ompi, collsim"},
-      {{"--collective", "bcast", "--target", "collsim", "--commutative"}, "it is for --target ompi"},
-      {{"--collective", "bcast,", "--target", "collsim"}, "--collective: empty name"},
+      {{"--p", "4", "--collective", "scan", "--target", "ompi"},
+       "no Open MPI algorithm that SimGrid ports is mapped for scan"},
+      {{"--p", "4", "--collective", "reduce", "--target", "ompi", "--sizes", "8"},
+       "8B is no whole number of 32-byte matmul elements (the non-commutative sweep)"},
+      {{"--p", "1152", "--collective", "bcast", "--target", "collsim", "--sizes", "8MiB"},
+       "exceeds the 8 GiB of buffers"},
+      {{"--p", "4", "--collective", "bcast", "--target", "ompi2"}, "known: ompi, collsim"},
+      {{"--p", "4", "--collective", "bcast", "--target", "collsim", "--commutative"}, "it is for --target ompi"},
+      {{"--p", "4", "--collective", "bcast,", "--target", "collsim"}, "--collective: empty name"},
   };
   for (const auto& [args, message] : cases) {
-    std::vector<std::string> argv{"tune", "--p", "4", "--out", out};
+    std::vector<std::string> argv{"tune", "--out", out};
     argv.insert(argv.end(), args.begin(), args.end());
     const auto r = test::run_collsim_argv(argv);
     EXPECT_EQ(r.status, 2) << r.out;

@@ -256,8 +256,7 @@ const std::vector<std::string>& smpi_network_flags() {
   return flags;
 }
 
-std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t, size_t)>& on_batch,
-                          std::vector<std::string>* failures) {
+void check_sizes(const SimRequest& req) {
   // Every rank holds the whole message (reductions: input and result):
   // p·m or 2p·m bytes of real memory; in scale mode only the windows' pages
   // are private, plus one rank's share each (2m in all).
@@ -273,6 +272,11 @@ std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t
       throw std::invalid_argument("size " + format_bytes(bytes) + " is no whole number of " + std::to_string(elem) + "-byte " +
                        operator_name(req.op) + " elements");
   }
+}
+
+std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t, size_t)>& on_batch,
+                          std::vector<std::string>* failures) {
+  check_sizes(req);
   for (const Algorithm* a : req.algos)
     if (const std::string unmet = unmet_restriction(*a, req.op); !unmet.empty() && !req.ignore_restrictions)
       throw std::invalid_argument(unmet + " (run --ignore-restrictions runs it anyway, to see it fail)");

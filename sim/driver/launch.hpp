@@ -62,6 +62,12 @@ double process_cpu_seconds();
 // results come back as rows with correct = false. A failed smpirun (a crash,
 // a deadlock, missing rows) throws std::runtime_error with its error lines,
 // or, given `failures`, is recorded there and the other batches go on.
+// Throws std::invalid_argument where a size does not fit req: p copies of
+// it above the 8 GiB a simulation may allocate, or no whole number of the
+// operator's elements. simulate() checks it first; a sweep of many p can
+// check every p before the first starts.
+void check_sizes(const SimRequest& req);
+
 std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t done, size_t total)>& on_batch = {},
                           std::vector<std::string>* failures = nullptr);
 

@@ -272,18 +272,25 @@ void plot(const fs::path& file, const std::vector<Sweep>& sweeps, const std::vec
   sim::run_gnuplot(dir, script);
 }
 
-// Sizes that a non-commutative sweep (matmul's 32-byte elements) can run.
-void check_sizes(const std::vector<Collective>& collectives, const std::vector<int64_t>& sizes, Target target,
-                 bool commutative) {
+// Every case of the sweep fits, before the first starts: whole elements
+// of the operator (matmul's 32 bytes in a non-commutative sweep), and p
+// copies of each size within the simulation's memory.
+void check_sizes(const std::vector<Collective>& collectives, int64_t largest_p, const std::vector<int64_t>& sizes,
+                 Target target, bool commutative) {
   for (Collective c : collectives)
-    for (OperatorClass op : classes(c, target, commutative))
-      for (int64_t bytes : sizes)
-        if (op == OperatorClass::non_commutative && bytes % sim::element_bytes(c, sim::Operator::matmul) != 0)
-          throw cli::UsageError("--sizes: " + sim::format_bytes(bytes) +
-                                " is no whole number of 32-byte elements, "
-                                "which the non-commutative sweep of " +
-                                sim::collective_name(c) + " (--op matmul) needs; give multiples of 32" +
-                                (target == Target::ompi ? " or --commutative" : ""));
+    for (OperatorClass op : classes(c, target, commutative)) {
+      sim::SimRequest req;
+      req.algos = candidates(c, op, target);
+      req.sizes = sizes;
+      req.op = test_operator(op);
+      req.p = largest_p;
+      try {
+        sim::check_sizes(req);
+      } catch (const std::invalid_argument& e) {
+        throw cli::UsageError(std::string("--sizes: ") + e.what() +
+                              (op == OperatorClass::non_commutative ? " (the non-commutative sweep)" : ""));
+      }
+    }
 }
 
 }  // namespace
@@ -321,7 +328,7 @@ int tune_command(int argc, char** argv) {
   }
   const std::vector<int64_t> ps = sim::parse_p_set(vm["p"].as<std::string>(), 1 << 16);
   const std::vector<int64_t> sizes = sim::parse_sizes(vm["sizes"].as<std::string>(), "--sizes");
-  check_sizes(collectives, sizes, target, commutative);
+  check_sizes(collectives, ps.back(), sizes, target, commutative);
   const fs::path file = vm["out"].as<std::string>();
   if (file.filename().empty() || file.stem().empty()) throw cli::UsageError("--out: a file name, not a directory");
   const std::string platform = platforms::summary(sim::platform_from(vm, ps.back()));

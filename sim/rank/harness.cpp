@@ -168,7 +168,15 @@ int64_t block_count(const Candidate& c, const Options& o, int p, int64_t bytes, 
   if (o.args.blocks > 0) return o.args.blocks;
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  int64_t n = rank == 0 ? choose_blocks(algo, o.args.net, p, bytes) : 0;
+  int64_t n = 0;
+  if (rank == 0) {
+    std::vector<int64_t> segments;  // in bytes, where the layout cuts the vector (root 0: W is cyclic)
+    if (algo.has(kSegments)) {
+      const int64_t element = element_bytes(algo.collective, o.args.op);
+      for (int count : partition(bytes / element, p, o.args.layout, 0).counts) segments.push_back(count * element);
+    }
+    n = choose_blocks(algo, o.args.net, p, bytes, segments);
+  }
   MPI_Bcast(&n, 1, MPI_INT64_T, 0, comm);
   return n;
 }
