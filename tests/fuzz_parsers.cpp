@@ -33,6 +33,7 @@
 #include "plan.hpp"
 #include "platform.hpp"
 #include "schedule_csv.hpp"
+#include "tuning_rules.hpp"
 #include "two_tree_check.hpp"
 
 namespace {
@@ -79,6 +80,12 @@ const std::map<std::string, Reader>& readers() {
       {"two-tree-csv", reading<MalformedInput>([](std::istream& in) { collsim::read_two_tree_csv(in, "fuzz"); })},
       {"platform", reading<std::invalid_argument>(
                        [](std::istream& in) { collsim::platforms::read_platform_file(in, "fuzz.platform"); })},
+      {"rules", reading<std::invalid_argument>([](std::istream& in) {
+         const auto rules = collsim::sim::read_tuning_rules(in);
+         std::ostringstream out;
+         collsim::sim::write_tuning_rules(out, rules, "fuzz");
+         collsim::sim::find_rule(rules, collsim::Collective::allreduce, 7, 4096, false);
+       })},
       {"gpu-platform",
        [](const std::string& input) -> std::string {
          try {

@@ -368,13 +368,14 @@ Choice pick(Collective c, const char* fn, MPI_Comm comm, int64_t bytes, MPI_Op o
 }
 
 // Runs the chosen algorithm with its block count (the rule's, else
-// COLLSIM_BLOCKS, else the block policy).
-int run(const char* fn, const Choice& choice, CollArgs args) {
+// COLLSIM_BLOCKS, else the block policy, which reads the ranks' segments
+// in bytes where the collective has them: allgatherv, reduce_scatter).
+int run(const char* fn, const Choice& choice, CollArgs args, const std::vector<int64_t>& segments = {}) {
   const Algorithm& algo = *choice.algo;
   int p = 1;
   PMPI_Comm_size(args.comm, &p);
   const int64_t fixed = choice.blocks > 0 ? choice.blocks : config.blocks;
-  args.blocks = !algo.has(kBlocks) ? 1 : fixed > 0 ? fixed : choose_blocks(algo, kPolicyNet, p, args.bytes);
+  args.blocks = !algo.has(kBlocks) ? 1 : fixed > 0 ? fixed : choose_blocks(algo, kPolicyNet, p, args.bytes, segments);
   say(args.comm, fn,
       std::string(algo.name) + ", n=" + std::to_string(args.blocks) + ", " + std::to_string(args.bytes) + " bytes (" +
           choice.source + ")");
@@ -570,7 +571,9 @@ int reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, const std
   for (int n : counts) unit_counts.push_back(reduction.units(n));
   CollArgs args = reduction.args(out.data(), in.data(), static_cast<int>(total), bytes, comm);
   args.counts = unit_counts.data();
-  run(fn, algo, args);
+  std::vector<int64_t> segments;  // the same on all ranks: MPI requires equal counts
+  for (int n : counts) segments.push_back(n * type_size(type));
+  run(fn, algo, args, segments);
   out.unpack();
   return MPI_SUCCESS;
 }
@@ -615,7 +618,7 @@ int gather_all(const char* fn, const Choice& algo, const void* sendbuf, int send
   CollArgs args{all.data(), total, 0, comm, 1, mine.data(), total, MPI_BYTE};
   args.counts = byte_counts.data();
   args.displs = byte_displs.data();
-  run(fn, algo, args);
+  run(fn, algo, args, std::vector<int64_t>(byte_counts.begin(), byte_counts.end()));
   all.unpack();
   return MPI_SUCCESS;
 }
