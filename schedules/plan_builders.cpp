@@ -16,6 +16,8 @@ constexpr PlanAlgorithm kPlanAlgorithms[] = {
     {Collective::bcast, "two-tree", Cut::pipelined, bcast_two_tree},
     {Collective::bcast, "scatter-allgather", Cut::per_rank, bcast_scatter_allgather},
     {Collective::reduce, "binary-tree", Cut::whole, reduce_binary_tree},
+    {Collective::reduce, "linear-pipeline", Cut::pipelined, reduce_linear_pipeline},
+    {Collective::reduce, "binary-tree-pipeline", Cut::pipelined, reduce_binary_tree_pipeline},
     {Collective::allreduce, "binary-tree", Cut::whole, allreduce_binary_tree},
     {Collective::reduce, "recursive-doubling", Cut::whole, reduce_recursive_doubling},
     {Collective::allreduce, "recursive-doubling", Cut::whole, allreduce_recursive_doubling},

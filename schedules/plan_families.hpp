@@ -94,6 +94,8 @@ Plan bcast_circulant(int64_t p, int64_t root, int64_t blocks);
 Plan bcast_two_tree(int64_t p, int64_t root, int64_t blocks);
 Plan bcast_scatter_allgather(int64_t p, int64_t root, int64_t blocks);
 Plan reduce_binary_tree(int64_t p, int64_t root, int64_t blocks);
+Plan reduce_linear_pipeline(int64_t p, int64_t root, int64_t blocks);
+Plan reduce_binary_tree_pipeline(int64_t p, int64_t root, int64_t blocks);
 Plan allreduce_binary_tree(int64_t p, int64_t root, int64_t blocks);
 Plan reduce_recursive_doubling(int64_t p, int64_t root, int64_t blocks);
 Plan allreduce_recursive_doubling(int64_t p, int64_t root, int64_t blocks);

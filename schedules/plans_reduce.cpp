@@ -19,6 +19,7 @@
 // The circulant and two-tree reductions are in plans_circulant.cpp and
 // plans_two_tree.cpp.
 #include <algorithm>
+#include <array>
 
 #include "binomial_tree.hpp"
 #include "halving_ranges.hpp"
@@ -391,6 +392,115 @@ Plan reduce_binary_tree(int64_t p, int64_t root, int64_t blocks) {
       if (i < tree.rounds()) tree(i, s);
       else if (root != 0 && rank == 0) set_send(s, root, all_blocks(blocks));
       else if (root != 0 && rank == root) set_recv(s, 0, all_blocks(blocks));
+    });
+  });
+}
+
+// reduce linear-pipeline (seed 002's pipeline, reversed): n blocks flow
+// along two chains into the root, in rank order, so any ⊕ stays in order:
+// 0 → 1 → … → root − 1 → root (each rank folds what it receives in on the
+// left) and p − 1 → … → root + 1 → root (on the right). A chain rank
+// receives block j from upstream, folds it into its own, and sends it on
+// while receiving block j + 1 (one sendrecv), as the broadcast pipeline
+// does the other way; the root takes block j from the left, then from the
+// right:
+//   p = 4, root 0, n = 2:  rank 3: send b0, send b1
+//     rank 2: recv b0 | send b0 + recv b1 | send b1     (1 likewise)
+//     rank 0: recv b0 | recv b1
+// At root 0 (or p − 1) the one chain takes p − 2 + n steps; at a root in
+// between the root's two receives per block pace both chains.
+namespace {
+
+// Step i of a chain rank: receive block i from upstream (none: −1), send
+// block i − 1 on (an end of a chain sends block i).
+Step chain_step(int64_t upstream, int64_t downstream, Combine side, int64_t blocks, int64_t i) {
+  Step s;
+  if (upstream >= 0 && i < blocks) set_recv(s, upstream, {i}, side);
+  if (i > 0 || upstream < 0) {
+    const int64_t sent = upstream >= 0 ? i - 1 : i;
+    if (sent < blocks) set_send(s, downstream, {sent});
+  }
+  return s;
+}
+
+}  // namespace
+
+Plan reduce_linear_pipeline(int64_t p, int64_t root, int64_t blocks) {
+  return streamed(header(Collective::reduce, p, root, blocks), [=](int64_t rank) {
+    if (rank == root) {
+      const bool left = root > 0, right = root + 1 < p;
+      const int64_t per_block = (left ? 1 : 0) + (right ? 1 : 0);
+      return rounds(0, per_block * blocks, [=](int64_t i, Step& s) {
+        const int64_t j = i / per_block;
+        if (left && i % per_block == 0)
+          set_recv(s, root - 1, {j}, Combine::left);
+        else
+          set_recv(s, root + 1, {j}, Combine::right);
+      });
+    }
+    const bool below = rank < root;
+    const int64_t downstream = below ? rank + 1 : rank - 1;
+    const int64_t upstream = below ? (rank > 0 ? rank - 1 : -1) : (rank + 1 < p ? rank + 1 : -1);
+    const Combine side = below ? Combine::left : Combine::right;
+    return rounds(0, upstream >= 0 ? blocks + 1 : blocks,
+                  [=](int64_t i, Step& s) { s = chain_step(upstream, downstream, side, blocks, i); });
+  });
+}
+
+// reduce binary-tree-pipeline (seed 002's pipelined binary tree, order
+// kept): n blocks flow up an in-order binary tree rooted at the root, the
+// ranks below it and above it each a balanced in-order tree under their
+// middle rank, so every subtree is a range of consecutive ranks and a rank
+// folds its left child's range in on the left, its right child's on the
+// right. A rank takes block j from each child in turn and sends its block
+// j − 1 up with the first of them (one sendrecv), as the broadcast pipeline
+// does downwards:
+//   p = 7, root 0:   0          rank 3, n = 2: recv b0 from 1 left |
+//                    |                         recv b0 from 5 right |
+//                    3                         send b0 to 0 + recv b1 from 1 left |
+//                  /   \                       recv b1 from 5 right | send b1 to 0
+//                 1     5
+//                 |    / \   .
+//                 2   4   6      (1's only child 2 is its right one)
+// Depth at most ⌈log2 p⌉ + 1; about 2(n − 1 + depth) steps.
+namespace {
+
+// The in-order tree's edges at `rank`.
+struct InorderNode {
+  int64_t parent = -1, left = -1, right = -1;
+};
+
+InorderNode inorder_node(int64_t p, int64_t root, int64_t rank) {
+  const auto mid = [](int64_t lo, int64_t hi) { return lo <= hi ? lo + (hi - lo) / 2 : int64_t{-1}; };
+  int64_t lo = 0, hi = p - 1, top = root, parent = -1;
+  for (;;) {
+    if (rank == top) return {parent, mid(lo, top - 1), mid(top + 1, hi)};
+    parent = top;
+    if (rank < top) hi = top - 1;
+    else lo = top + 1;
+    top = mid(lo, hi);
+  }
+}
+
+}  // namespace
+
+Plan reduce_binary_tree_pipeline(int64_t p, int64_t root, int64_t blocks) {
+  return streamed(header(Collective::reduce, p, root, blocks), [=](int64_t rank) {
+    const InorderNode node = inorder_node(p, root, rank);
+    std::array<int64_t, 2> children{};
+    int64_t k = 0;
+    for (int64_t child : {node.left, node.right})
+      if (child >= 0) children[static_cast<size_t>(k++)] = child;
+    const bool up = node.parent >= 0;
+    const int64_t n = blocks, end = k == 0 ? n : n * k + (up ? 1 : 0);
+    return rounds(0, end, [=](int64_t i, Step& s) {
+      if (k == 0) return set_send(s, node.parent, {i});
+      const int64_t j = i / k, c = i % k;
+      if (up && c == 0 && j > 0) set_send(s, node.parent, {j - 1});
+      if (j < n) {
+        const int64_t child = children[static_cast<size_t>(c)];
+        set_recv(s, child, {j}, child < rank ? Combine::left : Combine::right);
+      }
     });
   });
 }

@@ -442,6 +442,50 @@ TEST(PlanBuilders, BinaryBlocksOfSixRanksByHand) {
   EXPECT_TRUE(same_steps(pl.steps(4), rank4));
 }
 
+// reduce linear-pipeline at p = 5, root 2, n = 2, written from the chains
+// 0 → 1 → 2 (folded in on the left) and 4 → 3 → 2 (on the right): a chain
+// rank receives block j and sends block j − 1 in one step; the root takes
+// each block from the left, then from the right.
+TEST(PlanBuilders, ReduceLinearPipelineOfFiveRanksByHand) {
+  using plan::recv_step;
+  using plan::send_step;
+  using plan::with_recv;
+  const std::vector<std::vector<Step>> want = {
+      {send_step(1, {0}), send_step(1, {1})},
+      {recv_step(0, {0}, Combine::left), with_recv(send_step(2, {0}), 0, {1}, Combine::left), send_step(2, {1})},
+      {recv_step(1, {0}, Combine::left), recv_step(3, {0}, Combine::right), recv_step(1, {1}, Combine::left),
+       recv_step(3, {1}, Combine::right)},
+      {recv_step(4, {0}, Combine::right), with_recv(send_step(2, {0}), 4, {1}, Combine::right), send_step(2, {1})},
+      {send_step(3, {0}), send_step(3, {1})},
+  };
+  const Plan pl = plan::build_plan(Collective::reduce, "linear-pipeline", 5, 2, 2);
+  for (int64_t r = 0; r < 5; ++r) EXPECT_TRUE(same_steps(pl.steps(r), want[r])) << "rank " << r;
+}
+
+// reduce binary-tree-pipeline at p = 7, root 0, n = 2, written from the
+// in-order tree 0 → 3, 3 → {1, 5}, 1 → 2, 5 → {4, 6} (middle ranks of
+// [1, 6], [1, 2], [4, 6]): a rank takes block j from its left child, then
+// its right one, and sends block j − 1 up with the first of them.
+TEST(PlanBuilders, ReduceBinaryTreePipelineOfSevenRanksByHand) {
+  using plan::recv_step;
+  using plan::send_step;
+  using plan::with_recv;
+  const Combine L = Combine::left, R = Combine::right;
+  const std::vector<std::vector<Step>> want = {
+      {recv_step(3, {0}, R), recv_step(3, {1}, R)},
+      {recv_step(2, {0}, R), with_recv(send_step(3, {0}), 2, {1}, R), send_step(3, {1})},
+      {send_step(1, {0}), send_step(1, {1})},
+      {recv_step(1, {0}, L), recv_step(5, {0}, R), with_recv(send_step(0, {0}), 1, {1}, L), recv_step(5, {1}, R),
+       send_step(0, {1})},
+      {send_step(5, {0}), send_step(5, {1})},
+      {recv_step(4, {0}, L), recv_step(6, {0}, R), with_recv(send_step(3, {0}), 4, {1}, L), recv_step(6, {1}, R),
+       send_step(3, {1})},
+      {send_step(5, {0}), send_step(5, {1})},
+  };
+  const Plan pl = plan::build_plan(Collective::reduce, "binary-tree-pipeline", 7, 0, 2);
+  for (int64_t r = 0; r < 7; ++r) EXPECT_TRUE(same_steps(pl.steps(r), want[r])) << "rank " << r;
+}
+
 // For p a power of two binary-blocks is one block: halving-doubling's plan.
 TEST(PlanBuilders, BinaryBlocksIsHalvingDoublingAtPowersOfTwo) {
   for (Collective c : {Collective::reduce, Collective::allreduce})
