@@ -52,12 +52,12 @@ int64_t element_bytes(Collective c, Operator op) {
 }
 
 const char* layout_name(Layout l) {
-  static const char* const names[] = {"even", "ramp", "single"};
+  static const char* const names[] = {"even", "ramp", "single", "mod3"};
   return names[static_cast<int>(l)];
 }
 
 Layout parse_layout(const std::string& name) {
-  static constexpr Layout all[] = {Layout::even, Layout::ramp, Layout::single};
+  static constexpr Layout all[] = {Layout::even, Layout::ramp, Layout::single, Layout::mod3};
   return parse_name(name, all, layout_name, "layout");
 }
 

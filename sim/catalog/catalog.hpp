@@ -37,7 +37,9 @@ int64_t element_bytes(Collective c, Operator op);  // 1 for bcast and allgatherv
 //   even    as evenly as possible (the first m mod p ranks one element more)
 //   ramp    rank r gets a share proportional to r + 1
 //   single  the root gets everything, the others nothing
-enum class Layout { even, ramp, single };
+//   mod3    rank r gets a share proportional to r mod 3 (seed 003's
+//           "irregular problem", Fig. 2: ranks 0, 3, 6, .. get nothing)
+enum class Layout { even, ramp, single, mod3 };
 const char* layout_name(Layout l);
 Layout parse_layout(const std::string& name);
 

@@ -191,7 +191,8 @@ void add_common_options(cli::po::options_description& opts) {
       "op", value<std::string>()->default_value("bxor"),
       "reductions: bxor (MPI_LONG, commutative) or matmul (2x2 uint64 matrices, 32 B, not commutative)")(
       "layout", value<std::string>()->default_value("even"),
-      "reduce_scatter, allgatherv: how the vector is split: even, ramp (rank r gets ~ r+1 shares), single (all at --root)")(
+      "reduce_scatter, allgatherv: how the vector is split: even, ramp (rank r gets ~ r+1 shares), single (all at --root), "
+      "mod3 (~ r mod 3 shares: seed 003's irregular problem)")(
       "p", value<std::string>()->required(), "number of ranks, >= 1")(
       "root", value<std::string>()->default_value("0"), "root rank, 0 <= root < p")(
       "reps", value<std::string>(),

@@ -3,7 +3,7 @@
 //
 //   smpirun ... libcollsim-smpi.so --collective C --algos a,b --sizes 0,4096
 //       --roots 0,3 [--blocks N] --alpha A --beta B --gamma G --duplex full|half --reps R --warmup W
-//       [--op bxor|matmul] [--layout even|ramp|single] [--scale 0|1]
+//       [--op bxor|matmul] [--layout even|ramp|single|mod3] [--scale 0|1]
 //
 // For each algorithm × size × root: W warm-up and R timed repetitions. Each
 // repetition starts at one common instant (all ranks agree on the largest

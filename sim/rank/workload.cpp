@@ -112,6 +112,12 @@ Partition partition(int64_t total, int p, Layout layout, int root) {
         return static_cast<int64_t>(static_cast<int128>(total) * (r * (r + 1) / 2) / (int64_t{p} * (p + 1) / 2));
       case Layout::single:
         return r <= root ? 0 : total;
+      case Layout::mod3: {  // total · S(r) / S(p), S(r) = Σ_{i<r} (i mod 3); p = 1: rank 0 gets all
+        const auto weight = [](int64_t n) { return 3 * (n / 3) + (n % 3 == 2 ? 1 : 0); };
+        const int64_t all = weight(p);
+        if (all == 0) return r == 0 ? 0 : total;
+        return static_cast<int64_t>(static_cast<int128>(total) * weight(r) / all);
+      }
     }
     return 0;
   };
