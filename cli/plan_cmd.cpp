@@ -22,7 +22,7 @@ using cli::po::value;
 
 const char* const kUsage =
     "usage: collsim plan --collective C --algo NAME --p P --size BYTES [--root R] [--blocks N]\n"
-    "                    [--format plan|goal] [--out FILE]\n"
+    "                    [--node-size C] [--format plan|goal] [--out FILE]\n"
     "An algorithm's plan: the messages it sends, rank by rank, in order (issue 15); the plan\n"
     "executor runs the same plan under SMPI and Open MPI.\n"
     "  plan: the plan text format (README, \"Plan files\").\n"
@@ -34,7 +34,9 @@ const char* const kUsage =
     "Blocks: pipelined algorithms (bcast circulant, linear-pipeline, binary-tree-pipeline,\n"
     "two-tree) need --blocks; scatter-allgather and ring use p blocks, halving-doubling\n"
     "p' = 2^floor(log2 p) (their own cut); the others send the whole vector in every\n"
-    "message, as 1 block unless --blocks says more.";
+    "message, as 1 block unless --blocks says more.\n"
+    "Nodes: the node-aware algorithms group C consecutive ranks to a node (--node-size,\n"
+    "default 1: every rank its own node); the others ignore it.";
 
 // The block count: --blocks, or the algorithm's own where it has one.
 int64_t block_count(const plan::PlanAlgorithm& a, const cli::po::variables_map& vm, int64_t p) {
@@ -63,6 +65,7 @@ int plan_command(int argc, char** argv) {
       "size", value<std::string>()->required(), "bytes (units B, KiB, MiB, GiB) of the message / of each rank's vector (GOAL sizes)")(
       "root", value<std::string>()->default_value("0"), "root (bcast, reduce), 0 <= root < p")(
       "blocks", value<std::string>(), "number of blocks B (see below)")(
+      "node-size", value<std::string>()->default_value("1"), "ranks per node, block-wise (node-aware algorithms)")(
       "format", value<std::string>()->default_value("plan"), "plan or goal")(
       "out", value<std::string>(), "output file (default: standard output)");
   cli::po::variables_map vm;
@@ -72,11 +75,12 @@ int plan_command(int argc, char** argv) {
   const int64_t p = cli::parse_int(vm["p"].as<std::string>(), "--p", 1, kMaxProcs);
   const int64_t root = cli::parse_int(vm["root"].as<std::string>(), "--root", 0, p - 1);
   const int64_t bytes = sim::parse_bytes(vm["size"].as<std::string>(), "--size");
+  const int64_t node_size = cli::parse_int(vm["node-size"].as<std::string>(), "--node-size", 1, kMaxProcs);
   plan::Plan plan;
   try {
     const Collective c = parse_collective(vm["collective"].as<std::string>());
     const plan::PlanAlgorithm& a = plan::find_plan_algorithm(c, algo);
-    plan = plan::build_plan(c, algo, p, root, block_count(a, vm, p));
+    plan = plan::build_plan(c, algo, p, root, block_count(a, vm, p), node_size);
   } catch (const std::invalid_argument& e) {
     throw cli::UsageError(e.what());
   }

@@ -203,8 +203,9 @@ class Evaluator {
   // receive is posted after it.
   void send_eagerly(int64_t r) {
     RankState& s = at(r);
-    const double leave = s.post + net_.send_overhead + static_cast<double>(s.send_bytes) * net_.seconds_per_byte;
-    inflight_[pair_key(r, s.send_to)].push_back(leave + net_.latency);
+    const double leave =
+        s.post + net_.send_overhead + static_cast<double>(s.send_bytes) * net_.per_byte_between(r, s.send_to);
+    inflight_[pair_key(r, s.send_to)].push_back(leave + net_.latency_between(r, s.send_to));
     if (at(s.send_to).recv_from == r) pending_.add(s.send_to);
     s.ready = s.recv_post = leave;
     s.send_to = kNone;
@@ -248,7 +249,8 @@ class Evaluator {
     if (sender.send_to != to || receiver.recv_from != from) return;
     const double start = std::max(sender.post, receiver.post);
     const double end =
-        start + net_.latency + static_cast<double>(sender.send_bytes + net_.envelope) * net_.seconds_per_byte;
+        start + net_.latency_between(from, to) +
+        static_cast<double>(sender.send_bytes + net_.envelope) * net_.per_byte_between(from, to);
     sender.send_to = receiver.recv_from = kNone;
     sender.ready = std::max(sender.ready, end);
     receiver.ready = std::max(receiver.ready, end);

@@ -56,7 +56,19 @@ struct Network {
   // its posting and the arrival plus recv_overhead. Zero both: rendezvous.
   double send_overhead = 0;  // max(o, g)
   double recv_overhead = 0;  // o
+  // Ranks placed block-wise, node_size to a node: a message between two
+  // ranks of one node takes intra_latency and intra_seconds_per_byte in
+  // place of L and G (SimGrid's loopback link of a multi-core host). No
+  // sharing: a node's link carries any number of its ranks' messages at
+  // full speed, which SimGrid does not (flat algorithms' times are low).
+  int64_t node_size = 1;
+  double intra_latency = 0, intra_seconds_per_byte = 0;
   bool eager() const { return send_overhead > 0 || recv_overhead > 0; }
+  bool same_node(int64_t a, int64_t b) const { return node_size > 1 && a / node_size == b / node_size; }
+  double latency_between(int64_t a, int64_t b) const { return same_node(a, b) ? intra_latency : latency; }
+  double per_byte_between(int64_t a, int64_t b) const {
+    return same_node(a, b) ? intra_seconds_per_byte : seconds_per_byte;
+  }
 };
 
 struct Result {

@@ -92,6 +92,12 @@ inline double per_message(const Platform& pf) {
   return pf.alpha + (has_overheads(pf) ? (pf.o > pf.g ? pf.o : pf.g) + pf.o : 0);
 }
 
+// The ranks that share a node as consecutive ranks, node_size to a node:
+// what the node-aware algorithms group by. Block placement: the cores of a
+// node; round-robin puts neighbours on different nodes, so 1 (every rank
+// its own node: the node-aware algorithms run flat).
+inline int64_t node_size(const Platform& pf) { return pf.round_robin ? 1 : pf.cores_per_node; }
+
 // The smpirun --cfg flags that put `pf`'s o and g on SMPI (see above);
 // none for an α-β platform.
 std::vector<std::string> overhead_flags(const Platform& pf);

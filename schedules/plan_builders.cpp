@@ -42,6 +42,10 @@ constexpr PlanAlgorithm kPlanAlgorithms[] = {
     {Collective::exscan, "123-doubling", Cut::whole, exscan_123_doubling},
     {Collective::scan, "two-tree", Cut::pipelined, scan_two_tree},
     {Collective::exscan, "two-tree", Cut::pipelined, exscan_two_tree},
+    {Collective::bcast, "node-aware", Cut::pipelined, nullptr, bcast_node_aware},
+    {Collective::reduce, "node-aware", Cut::pipelined, nullptr, reduce_node_aware},
+    {Collective::allreduce, "node-aware", Cut::pipelined, nullptr, allreduce_node_aware},
+    {Collective::allreduce, "multi-lane", Cut::pipelined, nullptr, allreduce_multi_lane},
 };
 
 void check_arguments(Collective c, Cut cut, int64_t p, int64_t root, int64_t blocks) {
@@ -88,10 +92,12 @@ const PlanAlgorithm& find_plan_algorithm(Collective c, const std::string& algori
                               "'; known: " + (known.empty() ? "none" : known));
 }
 
-Plan build_plan(Collective c, const std::string& algorithm, int64_t p, int64_t root, int64_t blocks) {
+Plan build_plan(Collective c, const std::string& algorithm, int64_t p, int64_t root, int64_t blocks,
+                int64_t node_size) {
   const PlanAlgorithm& a = find_plan_algorithm(c, algorithm);
   check_arguments(c, a.cut, p, root, blocks);
-  return a.build(p, root, blocks);
+  if (node_size < 1) throw std::invalid_argument("node size must be at least 1");
+  return a.build_on_nodes ? a.build_on_nodes(p, root, blocks, node_size) : a.build(p, root, blocks);
 }
 
 }  // namespace collsim::plan

@@ -15,6 +15,9 @@
 //              circulant                        (plans_circulant.cpp)
 //   reduce, allreduce
 //              two-tree                         (plans_two_tree.cpp)
+//   bcast, reduce, allreduce
+//              node-aware                       (plans_node_aware.cpp)
+//   allreduce  multi-lane                       (plans_node_aware.cpp)
 //   scan       hillis-steele, two-op-doubling, 1-doubling, 123-doubling
 //   exscan     two-op-doubling, 1-doubling, 123-doubling
 // plans_reduce.cpp says which catalog algorithms are left out and why.
@@ -48,6 +51,9 @@ struct PlanAlgorithm {
   Cut cut;
   // Called with checked arguments (see build_plan).
   Plan (*build)(int64_t p, int64_t root, int64_t blocks);
+  // Instead of build, for the node-aware algorithms (plans_node_aware.cpp):
+  // ranks placed block-wise, node_size to a node.
+  Plan (*build_on_nodes)(int64_t p, int64_t root, int64_t blocks, int64_t node_size) = nullptr;
 };
 
 // The names with a builder for collective c, in table order.
@@ -57,9 +63,12 @@ std::vector<std::string> plan_algorithms(Collective c);
 const PlanAlgorithm& find_plan_algorithm(Collective c, const std::string& algorithm);
 
 // The plan of `algorithm` for p ranks, root (bcast, reduce; must be 0 for
-// the others) and `blocks` (B, or n per segment: Cut::pipelined). Throws std::invalid_argument for an unknown
-// name (with the list), 1 <= p <= 2^31 - 1 and 0 <= root < p violated,
+// the others) and `blocks` (B, or n per segment: Cut::pipelined); a
+// node-aware algorithm places `node_size` ranks on a node, block-wise (the
+// others ignore it: they know no nodes). Throws std::invalid_argument for an unknown
+// name (with the list), 1 <= p <= 2^31 - 1, 0 <= root < p or node_size >= 1 violated,
 // blocks < 1, or blocks != cut_blocks for a per_rank or pow2 cut.
-Plan build_plan(Collective c, const std::string& algorithm, int64_t p, int64_t root, int64_t blocks);
+Plan build_plan(Collective c, const std::string& algorithm, int64_t p, int64_t root, int64_t blocks,
+                int64_t node_size = 1);
 
 }  // namespace collsim::plan

@@ -353,7 +353,7 @@ TEST(PlanDataFlow, CatchesDeadlockAndWrongOrder) {
 TEST(PlanBuilders, NamesAreTheCatalogsAndUnknownOnesAreListed) {
   EXPECT_EQ(plan::plan_algorithms(Collective::bcast),
             (std::vector<std::string>{"circulant", "binomial", "linear-pipeline", "binary-tree-pipeline", "two-tree",
-                                      "scatter-allgather"}));
+                                      "scatter-allgather", "node-aware"}));
   EXPECT_EQ(plan::plan_algorithms(Collective::allgatherv), std::vector<std::string>{"circulant"});
   try {
     plan::build_plan(Collective::bcast, "binomal", 4, 0, 1);

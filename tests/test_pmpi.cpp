@@ -98,7 +98,9 @@ const Algorithm* algorithm(Collective c, size_t run) {
 }
 // COLLSIM_VERBOSE=1 and run i's variables; COLLSIM_BLOCKS=3 on odd runs.
 std::string settings(size_t run) {
-  std::string env = "COLLSIM_VERBOSE=1" + std::string(run % 2 ? " COLLSIM_BLOCKS=3" : "");
+  // Node sizes 2 and 3: full and short nodes for the node-aware algorithms at p = 3 and 8.
+  std::string env = "COLLSIM_VERBOSE=1" + std::string(run % 2 ? " COLLSIM_BLOCKS=3" : "") +
+                    " COLLSIM_NODE_SIZE=" + std::to_string(2 + run % 2);
   for (Collective c : kCollectives)
     if (const Algorithm* a = algorithm(c, run)) env += " " + env_name(c) + "=" + a->name;
   return env;
@@ -213,7 +215,8 @@ TEST(PmpiErrors, BadSettingStopsAtInit) {
       {"COLLSIM_BCAST=nosuch", "COLLSIM_BCAST: unknown bcast algorithm 'nosuch'; ours: "},
       {"COLLSIM_BCAST=smpi:default", "COLLSIM_BCAST: unknown bcast algorithm 'smpi:default'; ours: "},
       {"COLLSIM_EXSCAN=nosuch", "COLLSIM_EXSCAN: unknown exscan algorithm 'nosuch'; ours: "},
-      {"COLLSIM_BLOCKS=0", "COLLSIM_BLOCKS: not a block count >= 1: '0'"},
+      {"COLLSIM_BLOCKS=0", "COLLSIM_BLOCKS: not a whole number >= 1: '0'"},
+      {"COLLSIM_NODE_SIZE=4x", "COLLSIM_NODE_SIZE: not a whole number >= 1: '4x'"},
   };
   for (const auto& [env, message] : cases) {
     const ProgramRun r = program(3, env, true);

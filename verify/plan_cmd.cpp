@@ -53,10 +53,17 @@ struct Worst {
   int64_t plans = 0, steps = 0, ops = 0, critical_path = 0;
 };
 
+// The node sizes checked for algorithm a: the list for the node-aware
+// ones, 1 for the others (they know no nodes).
+std::vector<int64_t> node_sizes(const plan::PlanAlgorithm& a, const std::vector<int64_t>& listed) {
+  return a.build_on_nodes ? listed : std::vector<int64_t>{1};
+}
+
 // Checks every plan of `names` for p in `range`; the first failure is one
-// FAIL line naming the algorithm, p, blocks and root, then exit 1.
+// FAIL line naming the algorithm, p, blocks, root and node size, then exit 1.
 int verify_builders(Collective c, const std::vector<std::string>& names, cli::Range range,
-                    const std::vector<int64_t>& pipelined, int64_t root, bool quiet) {
+                    const std::vector<int64_t>& pipelined, const std::vector<int64_t>& nodes, int64_t root,
+                    bool quiet) {
   cli::Progress progress("verify plan");
   for (const std::string& name : names) {
     const plan::PlanAlgorithm& a = plan::find_plan_algorithm(c, name);
@@ -64,16 +71,17 @@ int verify_builders(Collective c, const std::vector<std::string>& names, cli::Ra
     for (int64_t p = range.lo; p <= range.hi; ++p) {
       progress.update(double(p - range.lo) / double(range.hi - range.lo + 1), name + " p = " + std::to_string(p));
       const int64_t r = rooted(c) ? std::min(root, p - 1) : 0;
-      for (int64_t blocks : block_counts(a, p, pipelined)) {
-        const PlanReport rep = check_plan(plan::build_plan(c, name, p, r, blocks));
-        if (rep.failure) {
-          std::printf("FAIL %s %s blocks=%lld root=%lld: %s\n", collective_name(c), name.c_str(), (long long)blocks,
-                      (long long)r, describe(*rep.failure).c_str());
-          return 1;
+      for (int64_t node_size : node_sizes(a, nodes))
+        for (int64_t blocks : block_counts(a, p, pipelined)) {
+          const PlanReport rep = check_plan(plan::build_plan(c, name, p, r, blocks, node_size));
+          if (rep.failure) {
+            std::printf("FAIL %s %s blocks=%lld root=%lld node-size=%lld: %s\n", collective_name(c), name.c_str(),
+                        (long long)blocks, (long long)r, (long long)node_size, describe(*rep.failure).c_str());
+            return 1;
+          }
+          worst = {worst.plans + 1, std::max(worst.steps, rep.max_steps), std::max(worst.ops, rep.max_ops),
+                   std::max(worst.critical_path, rep.critical_path)};
         }
-        worst = {worst.plans + 1, std::max(worst.steps, rep.max_steps), std::max(worst.ops, rep.max_ops),
-                 std::max(worst.critical_path, rep.critical_path)};
-      }
     }
     if (!quiet)
       std::printf("OK %s %s p=%lld:%lld: %lld plans; max %lld steps, max %lld ⊕ per rank, critical path %lld steps\n",
@@ -93,11 +101,14 @@ int verify_plan(int argc, char** argv) {
       "p", value<std::string>(), "with --algo: p range A:B (or one p)")(
       "blocks", value<std::string>()->default_value("1,2,7"), "with --algo: block counts of pipelined algorithms")(
       "root", value<std::string>()->default_value("0"), "with --algo: root of bcast and reduce (min(root, p-1))")(
+      "node-size", value<std::string>()->default_value("1,2,3,4,7"),
+      "with --algo: ranks per node of the node-aware algorithms (block-wise)")(
       "quiet", "print nothing when the plans are correct");
   cli::po::variables_map vm;
   if (!cli::parse_options(argc, argv, opts, vm,
                           "usage: collsim verify plan --file F [--quiet]\n"
                           "       collsim verify plan --collective C --algo NAME|all --p A:B [--blocks LIST] [--root R]\n"
+                          "                               [--node-size LIST]\n"
                           "Executes the plan symbolically: every send meets its receive, no deadlock, nothing sent\n"
                           "that is not held, ⊕ joins adjacent intervals (unless commutative), every rank ends with its\n"
                           "result. Exit 0: correct; 1: a broken rule (rank, step, block, rule); 2: malformed plan."))
@@ -117,7 +128,8 @@ int verify_plan(int argc, char** argv) {
     const cli::Range range = cli::parse_range(vm["p"].as<std::string>(), "--p", 1, kMaxPlanRanks);
     const auto pipelined = cli::parse_list(vm["blocks"].as<std::string>(), "--blocks", 1, int64_t{1} << 20);
     const int64_t root = cli::parse_int(vm["root"].as<std::string>(), "--root", 0, range.hi - 1);
-    return verify_builders(c, names, range, pipelined, root, vm.count("quiet") > 0);
+    const auto nodes = cli::parse_list(vm["node-size"].as<std::string>(), "--node-size", 1, kMaxPlanRanks);
+    return verify_builders(c, names, range, pipelined, nodes, root, vm.count("quiet") > 0);
   }
   const std::string path = vm["file"].as<std::string>();
   const std::optional<plan::Plan> plan = read_plan_file(path);

@@ -55,7 +55,18 @@ struct Net {
   bool full_duplex = true;
   int64_t envelope = 16;
   int64_t element = 1;  // bytes of one element: plans cut blocks of whole elements
+  // Ranks placed block-wise, node_size to a node (1: every rank its own
+  // node); a message within a node costs intra_alpha + (m + envelope)
+  // intra_beta. Only the node-aware algorithms' models read these.
+  int64_t node_size = 1;
+  double intra_alpha = 0, intra_beta = 0;
   double message(int64_t bytes) const { return alpha + static_cast<double>(bytes + envelope) * beta; }
+  // The same network as seen within one node.
+  Net intra() const {
+    Net n = *this;
+    n.alpha = intra_alpha, n.beta = intra_beta;
+    return n;
+  }
 };
 
 // Limits, as bit flags.

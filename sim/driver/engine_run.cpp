@@ -37,8 +37,9 @@ double peak_mib() {
 
 // The engine's network: the platform's, with --L and --G in place of α, β.
 Net engine_net(const SimRequest& req, const EngineRules& rules) {
-  return Net{rules.L.value_or(req.platform.alpha), rules.G.value_or(req.platform.beta), req.platform.gamma,
-             req.platform.full_duplex};
+  Net net = platform_net(req.platform);
+  net.alpha = rules.L.value_or(req.platform.alpha), net.beta = rules.G.value_or(req.platform.beta);
+  return net;
 }
 
 // The loggopsim rules' parameters (L = net.alpha, G = net.beta).
@@ -56,6 +57,7 @@ engine::LogGOPS loggops(const Net& net, const platforms::Platform& pf) {
 // (platforms/platform.hpp).
 engine::Network smpi_network(const Net& net, const platforms::Platform& pf) {
   engine::Network n{net.alpha, net.beta, net.gamma, net.envelope};
+  n.node_size = net.node_size, n.intra_latency = net.intra_alpha, n.intra_seconds_per_byte = net.intra_beta;
   if (platforms::has_overheads(pf)) n.send_overhead = std::max(pf.o, pf.g), n.recv_overhead = pf.o;
   return n;
 }
@@ -101,14 +103,16 @@ std::string finish_lines(const Row& row, const std::vector<double>& finish) {
 }
 
 std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_t bytes, int64_t root, int64_t blocks) {
-  Net net{req.platform.alpha, req.platform.beta, req.platform.gamma, req.platform.full_duplex};
+  Net net = platform_net(req.platform);
+  net.alpha = req.platform.alpha;
   net.element = element_bytes(a.collective, req.op);
   if (!platforms::has_overheads(req.platform)) {
     if (!a.model) return std::nullopt;
     return a.model(net, req.p, bytes, blocks) * 1e6;
   }
   if (!net.full_duplex) return std::nullopt;
-  const plan::Plan pl = plan::build_plan(a.collective, a.name, req.p, rooted(a.collective) ? root : 0, blocks);
+  const plan::Plan pl =
+      plan::build_plan(a.collective, a.name, req.p, rooted(a.collective) ? root : 0, blocks, net.node_size);
   // A commutative plan (ring's) is not what runs for a non-commutative ⊕.
   if (pl.header.commutative && req.op == Operator::matmul) return std::nullopt;
   return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element), smpi_network(net, req.platform))
@@ -144,7 +148,7 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
         const double cpu = process_cpu_seconds();
         const plan::PlanAlgorithm* pa = cand.row ? &plan::find_plan_algorithm(c, cand.name) : nullptr;
         const int64_t blocks = pa ? plan_blocks(*cand.row, *pa, req, net, bytes) : cand.file_plan.header.blocks;
-        const plan::Plan pl = pa ? plan::build_plan(c, cand.name, req.p, root, blocks) : cand.file_plan;
+        const plan::Plan pl = pa ? plan::build_plan(c, cand.name, req.p, root, blocks, net.node_size) : cand.file_plan;
         const engine::Result res = evaluate(pl, bytes, net, req, rules, !per_rank_csv.empty());
         Row row{collective_name(c), cand.name, req.p, bytes, blocks, res.time * 1e6, std::nullopt, root, 1,
                 reduces(c) ? operator_name(req.op) : "", segmented ? "even" : "", true, 0, {}, {}, {},

@@ -179,7 +179,7 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
       req.sizes,
       req.roots,
       req.blocks,
-      {platforms::per_message(req.platform), req.platform.beta, req.platform.gamma, req.platform.full_duplex},
+      platform_net(req.platform),
       req.reps,
       req.warmup,
       req.op,
@@ -241,6 +241,13 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
 }
 
 }  // namespace
+
+Net platform_net(const platforms::Platform& pf) {
+  Net net{platforms::per_message(pf), pf.beta, pf.gamma, pf.full_duplex};
+  net.node_size = platforms::node_size(pf);
+  net.intra_alpha = pf.intra_alpha, net.intra_beta = pf.intra_beta;
+  return net;
+}
 
 double process_cpu_seconds() {
   timespec t{};

@@ -47,6 +47,9 @@ struct CollArgs {
   // memory, and so must be the algorithm's temporaries: allocate them as
   // Scratch and copy vector data with copy_real (window.hpp).
   bool scale = false;
+  // Ranks placed block-wise, node_size to a node: what the node-aware plans
+  // group by (1 where the caller knows no nodes: every rank its own).
+  int64_t node_size = 1;
 };
 
 inline char* at(void* buf, int64_t offset) { return static_cast<char*>(buf) + offset; }

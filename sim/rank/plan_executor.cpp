@@ -416,7 +416,7 @@ void run_catalog_plan(Collective c, const char* name, const CollArgs& a) {
   MPI_Comm_size(a.comm, &p);
   const plan::PlanAlgorithm& algorithm = plan::find_plan_algorithm(c, name);
   const int64_t blocks = algorithm.cut == plan::Cut::pipelined ? a.blocks : plan::cut_blocks(algorithm.cut, p);
-  run_plan(plan::build_plan(c, name, p, rooted(c) ? a.root : 0, blocks), a);
+  run_plan(plan::build_plan(c, name, p, rooted(c) ? a.root : 0, blocks, a.node_size), a);
 }
 
 }  // namespace collsim::sim

@@ -14,6 +14,9 @@
 //   COLLSIM_EXSCAN           MPI_Exscan
 //   COLLSIM_BLOCKS           n for pipelined algorithms (default: the block
 //                            policy on kPolicyNet)
+//   COLLSIM_NODE_SIZE        ranks per node, placed block-wise (mpirun's
+//                            --map-by core): what the node-aware algorithms
+//                            group by (default 1: each rank its own node)
 //   COLLSIM_RULES=FILE       a decision table (`collsim tune --target
 //                            collsim`, sim/catalog/tuning_rules.hpp): per
 //                            collective, communicator size, message size and
@@ -96,6 +99,7 @@ constexpr Net kPolicyNet{5e-6, 1e-9, 1e-9};
 struct Config {
   const Algorithm* algo[std::size(kCollectives)] = {};
   int64_t blocks = 0;  // 0: the block policy
+  int64_t node_size = 1;
   bool verbose = false;
   std::vector<TuningRule> rules;  // COLLSIM_RULES
   long long rules_hash = 0;       // of the file's bytes: ranks must read the same table
@@ -141,18 +145,23 @@ void read_rules(const char* path) {
   }
 }
 
+// A variable's whole number in [1, INT_MAX]; throws the error line.
+int64_t positive_setting(const char* name, const char* text) {
+  char* end = nullptr;
+  const long long value = std::strtoll(text, &end, 10);
+  if (*text == '\0' || *end != '\0' || value < 1 || value > INT_MAX)
+    throw std::invalid_argument(std::string(name) + ": not a whole number >= 1: '" + text + "'");
+  return value;
+}
+
 // Reads the COLLSIM_* variables into `config`; "" or the error line.
 std::string configure() {
   try {
     for (Collective c : kCollectives)
       if (const char* name = std::getenv(env_name(c).c_str()))
         config.algo[static_cast<int>(c)] = named(c, name);
-    if (const char* blocks = std::getenv("COLLSIM_BLOCKS")) {
-      char* end = nullptr;
-      config.blocks = std::strtoll(blocks, &end, 10);
-      if (*blocks == '\0' || *end != '\0' || config.blocks < 1 || config.blocks > INT_MAX)
-        throw std::invalid_argument(std::string("COLLSIM_BLOCKS: not a block count >= 1: '") + blocks + "'");
-    }
+    if (const char* blocks = std::getenv("COLLSIM_BLOCKS")) config.blocks = positive_setting("COLLSIM_BLOCKS", blocks);
+    if (const char* size = std::getenv("COLLSIM_NODE_SIZE")) config.node_size = positive_setting("COLLSIM_NODE_SIZE", size);
     if (const char* path = std::getenv("COLLSIM_RULES")) read_rules(path);
     const char* verbose = std::getenv("COLLSIM_VERBOSE");
     config.verbose = verbose && std::strcmp(verbose, "0") != 0 && *verbose != '\0';
@@ -168,6 +177,7 @@ std::vector<long long> settings() {
   std::vector<long long> s;
   for (const Algorithm* a : config.algo) s.push_back(a ? a - algorithms().data() : -1);
   s.push_back(config.blocks);
+  s.push_back(config.node_size);
   s.push_back(config.rules_hash);
   return s;
 }
@@ -375,7 +385,11 @@ int run(const char* fn, const Choice& choice, CollArgs args, const std::vector<i
   int p = 1;
   PMPI_Comm_size(args.comm, &p);
   const int64_t fixed = choice.blocks > 0 ? choice.blocks : config.blocks;
-  args.blocks = !algo.has(kBlocks) ? 1 : fixed > 0 ? fixed : choose_blocks(algo, kPolicyNet, p, args.bytes, segments);
+  Net policy = kPolicyNet;
+  policy.node_size = config.node_size;
+  policy.intra_alpha = policy.alpha, policy.intra_beta = policy.beta;
+  args.node_size = config.node_size;
+  args.blocks = !algo.has(kBlocks) ? 1 : fixed > 0 ? fixed : choose_blocks(algo, policy, p, args.bytes, segments);
   say(args.comm, fn,
       std::string(algo.name) + ", n=" + std::to_string(args.blocks) + ", " + std::to_string(args.bytes) + " bytes (" +
           choice.source + ")");
