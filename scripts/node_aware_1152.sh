@@ -1,0 +1,50 @@
+#!/bin/sh
+# Issue 18's acceptance case: bcast and allreduce of 1 MiB over all 1152
+# cores of the 36 x 32 Omni-Path preset (ranks block-wise, 32 to a node):
+# every algorithm of ours (flat, node-aware, multi-lane) and every SimGrid
+# built-in, one `collsim run` each, so that a built-in whose simulation
+# does not finish within LIMIT seconds is listed as not run instead of
+# holding the rest. Reductions use bxor, so SimGrid's commutative-only
+# built-ins run too (multi-lane is commutative-only; node-aware keeps rank
+# order). Writes results/node-aware-omnipath/COLLECTIVE.csv (collsim's CSV
+# columns), not-run.txt and table.md (every CSV there, fastest first).
+# Usage: scripts/node_aware_1152.sh [BUILD_DIR] [LIMIT] [COLLECTIVES]
+#   defaults: build, 1200 s, "bcast allreduce". A call for one collective
+#   keeps the other's CSV.
+set -eu
+build=${1:-build}
+limit=${2:-1200}
+collectives=${3:-bcast allreduce}
+out=results/node-aware-omnipath
+mkdir -p "$out"
+touch "$out/not-run.txt"
+
+for c in $collectives; do
+  csv="$out/$c.csv"
+  rm -f "$csv"
+  sed -i "/^$c /d" "$out/not-run.txt"
+  for algo in $("$build/cli/collsim" run --help | awk -v c="$c" '$1 == c { print $2 }'); do
+    rows=$(COLLSIM_TIME_LIMIT=$limit "$build/cli/collsim" run --collective "$c" --algo "$algo" --p 1152 \
+      --size 1MiB --op bxor --platform omnipath36x32 --format csv 2>"$out/err.txt") || true
+    if [ -z "$rows" ]; then
+      echo "$c $algo: $(head -n 1 "$out/err.txt")" >>"$out/not-run.txt"
+      continue
+    fi
+    [ -f "$csv" ] || echo "$rows" | head -n 1 >"$csv"
+    echo "$rows" | tail -n +2 >>"$csv"
+  done
+done
+rm -f "$out/err.txt"
+
+{
+  for csv in "$out"/*.csv; do
+    c=$(basename "$csv" .csv)
+    printf '\n### %s, p = 1152 (36 x 32), 1 MiB, omnipath36x32 (simulated µs, slowest rank)\n\n' "$c"
+    printf '| algorithm | blocks | time_us | model_us | correct |\n|---|---:|---:|---:|---|\n'
+    awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s |\n", $2, $5, $6, ($7 == "" ? "-" : $7), ($12 == 1 ? "yes" : "NO") }' \
+      "$csv" | sort -t'|' -k4 -g
+  done
+  printf '\nNot run (simulation longer than %s s of wall time, or failed):\n\n' "$limit"
+  sed 's/^/- /' "$out/not-run.txt"
+} >"$out/table.md"
+echo "wrote $out/table.md"
