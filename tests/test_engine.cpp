@@ -22,20 +22,6 @@
 namespace collsim::sim {
 namespace {
 
-// SMPI's time of `algo` (the first CSV row of collsim run).
-double smpi_time_us(Collective c, const std::string& algo, int64_t p, int64_t bytes, int64_t blocks, Operator op) {
-  std::string cmd = std::string(COLLSIM_BIN) + " run --format csv --collective " + collective_name(c) + " --algo " +
-                    algo + " --p " + std::to_string(p) + " --size " + std::to_string(bytes) + " --platform alphabeta";
-  if (reduces(c)) cmd += std::string(" --op ") + operator_name(op);
-  if (blocks > 1 && plan::find_plan_algorithm(c, algo).cut == plan::Cut::pipelined)
-    cmd += " --blocks " + std::to_string(blocks);
-  std::stringstream lines(test::run_words(cmd).out);
-  std::string line;
-  std::getline(lines, line);  // header
-  std::getline(lines, line);
-  return parse_row(line).time_us;
-}
-
 // The first row of `collsim run ARGS --format csv`.
 Row first_row(const std::string& args) {
   std::stringstream lines(test::run_words(std::string(COLLSIM_BIN) + " run --format csv " + args).out);
@@ -43,6 +29,16 @@ Row first_row(const std::string& args) {
   std::getline(lines, line);  // header
   std::getline(lines, line);
   return parse_row(line);
+}
+
+// SMPI's time of `algo` on alphabeta.
+double smpi_time_us(Collective c, const std::string& algo, int64_t p, int64_t bytes, int64_t blocks, Operator op) {
+  std::string args = std::string("--collective ") + collective_name(c) + " --algo " + algo + " --p " +
+                     std::to_string(p) + " --size " + std::to_string(bytes) + " --platform alphabeta";
+  if (reduces(c)) args += std::string(" --op ") + operator_name(op);
+  if (blocks > 1 && plan::find_plan_algorithm(c, algo).cut == plan::Cut::pipelined)
+    args += " --blocks " + std::to_string(blocks);
+  return first_row(args).time_us;
 }
 
 // Nodes of several ranks: the engine charges a message within a node the

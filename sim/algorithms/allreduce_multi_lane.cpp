@@ -19,8 +19,6 @@
 // circulant reduce_scatter's ranges wrap around).
 // Memory: a rank's steps, one block each way (the executor).
 // Runs as its plan through the plan executor; this file holds its model.
-#include <algorithm>
-
 #include "catalog.hpp"
 
 namespace collsim::sim {
@@ -31,16 +29,14 @@ double model_allgatherv_circulant(const Net& net, int64_t p, int64_t bytes, int6
 double model_allreduce_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
 
 double model_allreduce_multi_lane(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
-  const int64_t lanes = net.node_size, nodes = (p - 1) / lanes + 1;
+  const int64_t lanes = net.node_size, segment = (bytes / net.element + lanes - 1) / lanes * net.element;
   const Net intra = net.intra();
-  if (p < lanes) {  // one short node: allreduce within it, then a broadcast per segment
-    const int64_t segment = (bytes / net.element + lanes - 1) / lanes * net.element;
+  if (p < lanes)  // one short node: allreduce within it, then a broadcast per segment
     return model_allreduce_two_tree(intra, p, bytes, lanes * blocks) +
            static_cast<double>(lanes) * model_bcast_circulant(intra, p, segment, blocks);
-  }
   Net lane = net;
   lane.beta = net.beta * static_cast<double>(lanes);
-  const int64_t segment = (bytes / net.element + lanes - 1) / lanes * net.element;
+  const int64_t nodes = net.nodes(p);
   return model_reduce_scatter_circulant(intra, lanes, bytes, blocks) +
          model_allreduce_two_tree(lane, nodes, segment, blocks) + model_allgatherv_circulant(intra, lanes, bytes, blocks);
 }

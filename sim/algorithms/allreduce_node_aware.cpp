@@ -13,8 +13,6 @@
 // keeps rank order: a leader holds its node's interval).
 // Memory: a rank's steps, one block each way (the executor).
 // Runs as its plan through the plan executor; this file holds its model.
-#include <algorithm>
-
 #include "catalog.hpp"
 
 namespace collsim::sim {
@@ -24,7 +22,7 @@ double model_reduce_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t b
 double model_allreduce_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
 
 double model_allreduce_node_aware(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
-  const int64_t node = std::min(net.node_size, p), nodes = (p - 1) / node + 1;
+  const int64_t node = net.node_ranks(p), nodes = net.nodes(p);
   const Net intra = net.intra();
   return model_reduce_two_tree(intra, node, bytes, blocks) + model_allreduce_two_tree(net, nodes, bytes, blocks) +
          model_bcast_circulant(intra, node, bytes, blocks);

@@ -12,8 +12,6 @@
 // Limits: any p, any root, any n ≥ 1, any node size; no ⊕.
 // Memory: a rank's O(n + log p) steps, one block each way (the executor).
 // Runs as its plan through the plan executor; this file holds its model.
-#include <algorithm>
-
 #include "catalog.hpp"
 
 namespace collsim::sim {
@@ -21,7 +19,7 @@ namespace collsim::sim {
 double model_bcast_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
 
 double model_bcast_node_aware(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
-  const int64_t node = std::min(net.node_size, p), nodes = (p - 1) / node + 1;
+  const int64_t node = net.node_ranks(p), nodes = net.nodes(p);
   return model_bcast_circulant(net, nodes, bytes, blocks) + model_bcast_circulant(net.intra(), node, bytes, blocks);
 }
 

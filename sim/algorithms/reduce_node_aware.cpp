@@ -14,8 +14,6 @@
 // (in-order trees: rank order kept at any root).
 // Memory: a rank's steps, one block each way (the executor).
 // Runs as its plan through the plan executor; this file holds its model.
-#include <algorithm>
-
 #include "catalog.hpp"
 
 namespace collsim::sim {
@@ -23,7 +21,7 @@ namespace collsim::sim {
 double model_reduce_binary_tree_pipeline(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
 
 double model_reduce_node_aware(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
-  const int64_t node = std::min(net.node_size, p), nodes = (p - 1) / node + 1;
+  const int64_t node = net.node_ranks(p), nodes = net.nodes(p);
   return model_reduce_binary_tree_pipeline(net.intra(), node, bytes, blocks) +
          model_reduce_binary_tree_pipeline(net, nodes, bytes, blocks);
 }

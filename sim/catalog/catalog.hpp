@@ -67,6 +67,9 @@ struct Net {
     n.alpha = intra_alpha, n.beta = intra_beta;
     return n;
   }
+  // Ranks on a full node and the node count, for p ranks.
+  int64_t node_ranks(int64_t p) const { return node_size < p ? node_size : p; }
+  int64_t nodes(int64_t p) const { return (p - 1) / node_ranks(p) + 1; }
 };
 
 // Limits, as bit flags.
