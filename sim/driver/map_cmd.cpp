@@ -2,7 +2,9 @@
 // p of a set and every size, the fastest of our algorithms (the winner) and
 // the fastest of SimGrid's built-ins; DIR/map.csv, DIR/map.png (winner per
 // (p, size) cell) and DIR/ratio.png (SimGrid's best time over ours: > 1 where
-// ours is faster, Fig. 4's "best of the new algorithms / vendor").
+// ours is faster, Fig. 4's "best of the new algorithms / vendor"), where
+// SimGrid's built-ins run (not under --engine loggp, nor when --algos names
+// none: their CSV columns are then empty).
 //
 // Each p is one `simulate` call (one smpirun for ours, one per built-in), so
 // the cost grows with |p set| × (built-ins + 1); the default p set is the
@@ -63,24 +65,33 @@ void collect(sim::Collective c, const std::vector<sim::Row>& rows, std::map<std:
 
 double ratio(const Cell& c) { return c.time_us > 0 ? c.simgrid_time_us / c.time_us : 1; }
 
+// SimGrid's best time and the ratio as CSV fields, empty where no built-in ran.
+std::string simgrid_fields(const Cell& c) {
+  if (c.simgrid_best.empty()) return ",,";
+  char fields[256];
+  std::snprintf(fields, sizeof fields, "%s,%.3f,%.4f", c.simgrid_best.c_str(), c.simgrid_time_us, ratio(c));
+  return fields;
+}
+
 void write_csv(const fs::path& path, const std::map<std::pair<int64_t, int64_t>, Cell>& cells) {
   std::string f = "p,bytes,winner,time_us,model_us,simgrid_best,simgrid_time_us,ratio\n";
   for (const auto& [key, c] : cells) {
     char line[512];
-    std::snprintf(line, sizeof line, "%lld,%lld,%s,%.3f,%.3f,%s,%.3f,%.4f\n", (long long)c.p, (long long)c.bytes,
-                  c.winner.c_str(), c.time_us, c.model_us, c.simgrid_best.c_str(), c.simgrid_time_us, ratio(c));
-    f += line;
+    std::snprintf(line, sizeof line, "%lld,%lld,%s,%.3f,%.3f,", (long long)c.p, (long long)c.bytes, c.winner.c_str(),
+                  c.time_us, c.model_us);
+    f += line + simgrid_fields(c) + "\n";
   }
   sim::write_file(path, f);
 }
 
 void plot(const fs::path& out, const std::string& title, const RegionGrid& grid,
-          const std::map<std::pair<int64_t, int64_t>, Cell>& cells) {
+          const std::map<std::pair<int64_t, int64_t>, Cell>& cells, bool with_simgrid) {
   RegionCells regions;
   for (const auto& [key, c] : cells) regions[key] = {c.winner, ratio(c)};
   sim::write_file(out / "grid.dat", region_data(grid, regions));
   std::string gp = region_axes(grid) + region_image(grid, "grid.dat", "map.png", "Fastest protocol: " + title);
-  gp += "set output 'ratio.png'\nset title 'SimGrid best time / our best time: " + title +
+  if (with_simgrid)
+    gp += "set output 'ratio.png'\nset title 'SimGrid best time / our best time: " + title +
         "'\nset palette defined (0 '#d73027', 1 '#ffffbf', 2 '#1a9850')\nset logscale cb\nset cbrange [0.25:16]\n"
         "set cbtics auto\nplot 'grid.dat' using 1:2:4 with image notitle, '' using 1:2:(sprintf('%.1f', $4)) with "
         "labels font ',6' notitle\n";
@@ -113,7 +124,7 @@ int map_command(int argc, char** argv) {
       "p set: A:B (powers of two, 3*2^k, 2^k+1 and A, B), A:B:STEP, or a,b,c")(
       "sizes", value<std::string>()->default_value("8:8MiB"), "sizes: A:B (doubling) or a,b,c")(
       "algos", value<std::string>()->default_value("all"), "algorithms (ours and smpi:*), or all")(
-      "out", value<std::string>()->required(), "output directory (map.csv, map.png, ratio.png)");
+      "out", value<std::string>()->required(), "output directory (map.csv, map.png; ratio.png where SimGrid's built-ins run)");
   sim::add_platform_options(opts);
   sim::add_engine_options(opts);
   cli::po::variables_map vm;
@@ -140,6 +151,7 @@ int map_command(int argc, char** argv) {
   for (const sim::Algorithm* a : req.algos)
     if (!a->has(sim::kSmpiBuiltin)) names.push_back(a->name);
   if (names.empty()) throw cli::UsageError("--algos: the map needs at least one algorithm of ours");
+  const bool with_simgrid = names.size() < req.algos.size();
   const fs::path out = vm["out"].as<std::string>();
   sim::make_directories(out);
 
@@ -166,9 +178,9 @@ int map_command(int argc, char** argv) {
   write_csv(out / "map.csv", cells);
   const std::string title =
       std::string(sim::collective_name(c)) + ", " + platforms::summary(req.platform) + (rules ? ", plan engine" : "");
-  plot(out, title, {ps, req.sizes, names}, cells);
-  std::printf("map: %s, %s, %s (%.0f s)\n", (out / "map.csv").string().c_str(), (out / "map.png").string().c_str(),
-              (out / "ratio.png").string().c_str(), progress.elapsed_seconds());
+  plot(out, title, {ps, req.sizes, names}, cells, with_simgrid);
+  std::printf("map: %s, %s%s (%.0f s)\n", (out / "map.csv").string().c_str(), (out / "map.png").string().c_str(),
+              with_simgrid ? (", " + (out / "ratio.png").string()).c_str() : "", progress.elapsed_seconds());
   return 0;
 }
 

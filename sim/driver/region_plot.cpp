@@ -9,11 +9,24 @@ namespace collsim::sim {
 
 namespace {
 
-// gnuplot tic labels at 0, 1, 2, ..
+// gnuplot tic labels at 0, 1, 2, .. (an empty label: no tic there)
 std::string tics(const std::vector<std::string>& labels) {
-  std::string t = "(";
-  for (size_t i = 0; i < labels.size(); ++i) t += (i ? ", '" : "'") + labels[i] + "' " + std::to_string(i);
-  return t + ")";
+  std::string t;
+  for (size_t i = 0; i < labels.size(); ++i)
+    if (!labels[i].empty()) t += (t.empty() ? "'" : ", '") + labels[i] + "' " + std::to_string(i);
+  return "(" + t + ")";
+}
+
+// The p axis's labels: every p of a short set; of a long one (a map over
+// every p up to 512) the powers of two and the ends, which stay readable.
+std::vector<std::string> p_labels(const std::vector<int64_t>& ps) {
+  constexpr size_t kReadable = 40;
+  std::vector<std::string> labels;
+  for (size_t i = 0; i < ps.size(); ++i) {
+    const bool ends = i == 0 || i + 1 == ps.size(), power_of_two = (ps[i] & (ps[i] - 1)) == 0;
+    labels.push_back(ps.size() <= kReadable || ends || power_of_two ? std::to_string(ps[i]) : "");
+  }
+  return labels;
 }
 
 }  // namespace
@@ -32,11 +45,10 @@ std::string region_data(const RegionGrid& grid, const RegionCells& cells) {
 }
 
 std::string region_axes(const RegionGrid& grid) {
-  std::vector<std::string> xl, yl;
+  std::vector<std::string> xl;
   for (int64_t s : grid.sizes) xl.push_back(format_bytes(s));
-  for (int64_t p : grid.ps) yl.push_back(std::to_string(p));
   return "set terminal pngcairo size 1400,800 font ',9' noenhanced\nset xtics " + tics(xl) +
-         " rotate by 45 right\nset ytics " + tics(yl) +
+         " rotate by 45 right\nset ytics " + tics(p_labels(grid.ps)) +
          "\nset xlabel 'input vector size'\nset ylabel 'number of MPI processes p'\n"
          "set rmargin at screen 0.78\nset colorbox user origin screen 0.80, screen 0.15 size screen 0.02, screen 0.7\n"
          "set xrange [-0.5:" +
