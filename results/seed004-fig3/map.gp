@@ -1,0 +1,17 @@
+set terminal pngcairo size 1400,800 font ',9' noenhanced
+set xtics ('8B' 0, '16B' 1, '32B' 2, '64B' 3, '128B' 4, '256B' 5, '512B' 6, '1KiB' 7, '2KiB' 8, '4KiB' 9, '8KiB' 10, '16KiB' 11, '32KiB' 12, '64KiB' 13, '128KiB' 14, '256KiB' 15, '512KiB' 16, '1MiB' 17, '2MiB' 18, '4MiB' 19, '8MiB' 20) rotate by 45 right
+set ytics ('2' 0, '4' 2, '8' 6, '16' 14, '32' 30, '64' 36, '128' 42, '256' 48, '512' 54)
+set xlabel 'input vector size'
+set ylabel 'number of MPI processes p'
+set rmargin at screen 0.78
+set colorbox user origin screen 0.80, screen 0.15 size screen 0.02, screen 0.7
+set xrange [-0.5:20.500000]
+set yrange [-0.5:54.500000]
+set output 'map.png'
+set title 'Fastest protocol: allreduce, loggp (L = 2.5 us, o = 1.5 us, g = 1 us, G = 0.1 ns/B, gamma = 0.1 ns/B), plan engine'
+unset logscale cb
+set palette maxcolors 5
+set palette defined (0 '#e41a1c', 1 '#377eb8', 2 '#4daf4a', 3 '#984ea3', 4 '#ff7f00')
+set cbrange [-0.5:4.5]
+set cbtics ('binary-tree' 0, 'recursive-doubling' 1, 'halving-doubling' 2, 'binary-blocks' 3, 'ring' 4)
+plot 'grid.dat' using 1:2:3 with image notitle
