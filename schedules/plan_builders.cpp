@@ -46,6 +46,7 @@ constexpr PlanAlgorithm kPlanAlgorithms[] = {
     {Collective::reduce, "node-aware", Cut::pipelined, nullptr, reduce_node_aware},
     {Collective::allreduce, "node-aware", Cut::pipelined, nullptr, allreduce_node_aware},
     {Collective::allreduce, "multi-lane", Cut::pipelined, nullptr, allreduce_multi_lane},
+    {Collective::allgatherv, "multi-lane", Cut::pipelined, nullptr, allgatherv_multi_lane},
 };
 
 void check_arguments(Collective c, Cut cut, int64_t p, int64_t root, int64_t blocks) {

@@ -124,5 +124,6 @@ Plan bcast_node_aware(int64_t p, int64_t root, int64_t blocks, int64_t node_size
 Plan reduce_node_aware(int64_t p, int64_t root, int64_t blocks, int64_t node_size);
 Plan allreduce_node_aware(int64_t p, int64_t root, int64_t blocks, int64_t node_size);
 Plan allreduce_multi_lane(int64_t p, int64_t root, int64_t blocks, int64_t node_size);
+Plan allgatherv_multi_lane(int64_t p, int64_t root, int64_t blocks, int64_t node_size);
 
 }  // namespace collsim::plan

@@ -94,6 +94,27 @@ TEST(Protocol, RowsRoundTripThroughTheOneHeader) {
   EXPECT_THROW(parse_row("bcast,binomial,seven,0,1,0.5,,0,1,,,1,7,,,,smpi"), std::runtime_error);
 }
 
+// A circulant round on nodes of 32 ranks (Net::shift_round), by hand:
+// 1 us, 0.08 ns/B between nodes, 0.3 us, 0.1 ns/B within, 16-byte
+// envelope, 1000 bytes (wire: 1016).
+TEST(Models, CirculantRoundsShareTheNodesLink) {
+  Net net{1e-6, 0.08e-9, 0, true, 16, 1, 32, 0.3e-6, 0.1e-9};
+  const double wire = 1016;
+  // skip 64: every rank's partner is on another node, 32 flows share the link.
+  EXPECT_DOUBLE_EQ(net.shift_round(1152, 64, 1000), 1e-6 + 32 * wire * 0.08e-9);
+  // skip 4: 4 ranks of a node cross (4 x 81.3 ns + 1 us), 28 stay within (101.6 ns + 0.3 us).
+  EXPECT_DOUBLE_EQ(net.shift_round(1152, 4, 1000), 1e-6 + 4 * wire * 0.08e-9);
+  // skip 1148 = -4 mod 1152: the same 4.
+  EXPECT_DOUBLE_EQ(net.shift_round(1152, 1148, 1000), 1e-6 + 4 * wire * 0.08e-9);
+  // skip 1 with 1 MB: 1 crosses (80 us + 1 us), 31 stay within at 0.1 ns/B (100 us + 0.3 us): within is slower.
+  EXPECT_DOUBLE_EQ(net.shift_round(1152, 1, 1e6), 0.3e-6 + (1e6 + 16) * 0.1e-9);
+  // Half duplex doubles the wire bytes.
+  EXPECT_DOUBLE_EQ(net.shift_round(1152, 64, 1000, 2), 1e-6 + 32 * 2 * wire * 0.08e-9);
+  // One node: all within. One rank a node: the plain message.
+  EXPECT_DOUBLE_EQ(net.shift_round(20, 8, 1000), 0.3e-6 + wire * 0.1e-9);
+  EXPECT_DOUBLE_EQ(net.between_nodes().shift_round(36, 8, 1000), net.message(1000));
+}
+
 TEST(Driver, CollsimLinksNeitherSimGridNorMpi) {
   const auto ldd = test::run_argv({"ldd", COLLSIM_BIN}, false);
   ASSERT_EQ(ldd.status, 0);

@@ -8,6 +8,7 @@
 // fails the verifier.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -24,37 +25,85 @@ using plan::Step;
 
 const Collective kNodeAware[] = {Collective::bcast, Collective::reduce, Collective::allreduce};
 
-// multi-lane: every plan for p = 1 .. 100 (short last nodes included) with
-// the commutative rules its circulant reduce_scatter needs.
+const Collective kMultiLane[] = {Collective::allreduce, Collective::allgatherv};
+
+// multi-lane: every plan for p = 1 .. 100 (short last nodes included);
+// allreduce with the commutative rules its circulant reduce_scatter needs.
 TEST(PlansNodeAware, EveryMultiLanePlanUpTo100Verifies) {
   int64_t checked = 0;
-  for (int64_t node_size : {1, 2, 3, 4, 5, 7, 8, 32})
-    for (int64_t p = 1; p <= 100; ++p)
-      for (int64_t n : {1, 2, 5}) {
-        const Plan pl = plan::build_plan(Collective::allreduce, "multi-lane", p, 0, n, node_size);
-        ASSERT_TRUE(pl.header.commutative);
-        ASSERT_EQ(pl.header.segments, node_size);
-        const PlanReport rep = check_plan(pl);
-        ASSERT_FALSE(rep.failure) << "p=" << p << " c=" << node_size << " n=" << n << ": " << describe(*rep.failure);
-        ++checked;
-      }
-  EXPECT_EQ(checked, 8 * 100 * 3);
+  for (Collective c : kMultiLane)
+    for (int64_t node_size : {1, 2, 3, 4, 5, 7, 8, 32})
+      for (int64_t p = 1; p <= 100; ++p)
+        for (int64_t n : {1, 2, 5}) {
+          const Plan pl = plan::build_plan(c, "multi-lane", p, 0, n, node_size);
+          if (c == Collective::allreduce) {
+            ASSERT_TRUE(pl.header.commutative);
+            ASSERT_EQ(pl.header.segments, node_size);
+            ASSERT_EQ(pl.header.blocks, node_size * ((p - 1) / node_size + 1) * n);  // c segments of N·n
+          } else {
+            ASSERT_EQ(pl.header.blocks, p * n);
+          }
+          const PlanReport rep = check_plan(pl);
+          ASSERT_FALSE(rep.failure) << collective_name(c) << " p=" << p << " c=" << node_size << " n=" << n << ": "
+                                    << describe(*rep.failure);
+          ++checked;
+        }
+  EXPECT_EQ(checked, 2 * 8 * 100 * 3);
 }
 
 // On full nodes a multi-lane rank talks across nodes only to the ranks of
 // its own lane (its local index on every other node), each once per step.
 TEST(PlansNodeAware, MultiLaneCrossesNodesOnlyInItsLane) {
   const int64_t p = 40, c = 8;
-  const Plan pl = plan::build_plan(Collective::allreduce, "multi-lane", p, 0, 3, c);
-  int64_t crossing = 0;
-  for (int64_t r = 0; r < p; ++r)
-    for (const Step& s : pl.steps(r))
-      for (int64_t peer : {s.send_to, s.recv_from})
-        if (peer >= 0 && peer / c != r / c) {
-          EXPECT_EQ(peer % c, r % c) << "rank " << r << " talks to " << peer;
-          ++crossing;
-        }
-  EXPECT_GT(crossing, 0);
+  for (Collective c0 : kMultiLane) {
+    const Plan pl = plan::build_plan(c0, "multi-lane", p, 0, 3, c);
+    int64_t crossing = 0;
+    for (int64_t r = 0; r < p; ++r)
+      for (const Step& s : pl.steps(r))
+        for (int64_t peer : {s.send_to, s.recv_from})
+          if (peer >= 0 && peer / c != r / c) {
+            EXPECT_EQ(peer % c, r % c) << collective_name(c0) << ": rank " << r << " talks to " << peer;
+            ++crossing;
+          }
+    EXPECT_GT(crossing, 0) << collective_name(c0);
+  }
+}
+
+// The blocks of a step as a sorted list (the plan lists a message's
+// segments in root order; which order is the executor's business).
+std::vector<int64_t> sorted_blocks(const plan::BlockList& list) {
+  std::vector<int64_t> blocks(list.begin(), list.end());
+  std::sort(blocks.begin(), blocks.end());
+  return blocks;
+}
+
+// allgatherv multi-lane, p = 8, c = 4, n = 1 (the picture in
+// plans_node_aware.cpp), by hand. Lane {0, 4}: one exchange, 0's block for
+// 4's. Within node 0, the circulant allgatherv over 4 ranks (skips 1, 2)
+// whose segment i is {i, i + 4}: round 0 local r → r + 1 its segment;
+// round 1 local r → r + 2 the segments of r and r − 1.
+TEST(PlansNodeAware, MultiLaneAllgathervOnFourCoreNodesByHand) {
+  struct Want {
+    int64_t to;
+    std::vector<int64_t> send;
+    int64_t from;
+    std::vector<int64_t> recv;
+  };
+  const std::vector<std::pair<int64_t, std::vector<Want>>> want = {
+      {0, {{4, {0}, 4, {4}}, {1, {0, 4}, 3, {3, 7}}, {2, {0, 3, 4, 7}, 2, {1, 2, 5, 6}}}},
+      {5, {{1, {5}, 1, {1}}, {6, {1, 5}, 4, {0, 4}}, {7, {0, 1, 4, 5}, 7, {2, 3, 6, 7}}}},
+  };
+  const Plan pl = plan::build_plan(Collective::allgatherv, "multi-lane", 8, 0, 1, 4);
+  for (const auto& [rank, steps] : want) {
+    const auto got = pl.steps(rank);
+    ASSERT_EQ(got.size(), steps.size()) << "rank " << rank;
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_EQ(got[i].send_to, steps[i].to) << "rank " << rank << " step " << i;
+      EXPECT_EQ(sorted_blocks(got[i].send_blocks), steps[i].send) << "rank " << rank << " step " << i;
+      EXPECT_EQ(got[i].recv_from, steps[i].from) << "rank " << rank << " step " << i;
+      EXPECT_EQ(sorted_blocks(got[i].recv_blocks), steps[i].recv) << "rank " << rank << " step " << i;
+    }
+  }
 }
 
 TEST(PlansNodeAware, EveryPlanUpTo100Verifies) {
@@ -161,26 +210,33 @@ TEST(PlansNodeAware, TenRanksOnFourCoreNodesByHand) {
   }
 }
 
-// The tests above can fail: a leader that skips its inter-node phase
-// leaves its node without the data, and an allreduce whose leaders bcast
-// within the node before the inter-node allreduce ends with partial sums.
-TEST(PlansNodeAware, BrokenPhasesFailTheVerifier) {
-  const int64_t p = 12, c = 4, n = 2;
-  const Plan good = plan::build_plan(Collective::bcast, "node-aware", p, 0, n, c);
-  Plan no_inter = good;
-  no_inter.stream = nullptr;
-  no_inter.steps = [good, c](int64_t r) {
-    std::vector<Step> steps = good.steps(r);
+// `good` without the steps that cross nodes of c ranks.
+Plan intra_node_only(const Plan& good, int64_t c) {
+  Plan broken = good;
+  broken.stream = nullptr;
+  broken.steps = [good, c](int64_t r) {
     std::vector<Step> kept;
-    for (const Step& s : steps)
+    for (const Step& s : good.steps(r))
       if ((s.send_to < 0 || s.send_to / c == r / c) && (s.recv_from < 0 || s.recv_from / c == r / c))
         kept.push_back(s);
     return kept;
   };
-  const PlanReport broken = check_plan(no_inter);
-  ASSERT_TRUE(broken.failure);
-  // Node 1's leader sends on a block it never got.
-  EXPECT_EQ(broken.failure->condition, "not-held") << describe(*broken.failure);
+  return broken;
+}
+
+// The tests above can fail: a leader that skips its inter-node phase
+// leaves its node without the data, so do multi-lane ranks that skip their
+// lanes, and an allreduce whose leaders bcast within the node before the
+// inter-node allreduce ends with partial sums.
+TEST(PlansNodeAware, BrokenPhasesFailTheVerifier) {
+  const int64_t p = 12, c = 4, n = 2;
+  for (const auto& [c0, name] : {std::pair{Collective::bcast, "node-aware"}, {Collective::allgatherv, "multi-lane"}}) {
+    const PlanReport broken = check_plan(intra_node_only(plan::build_plan(c0, name, p, 0, n, c), c));
+    ASSERT_TRUE(broken.failure) << name;
+    // bcast: node 1's leader sends on a block it never got; allgatherv: a
+    // rank passes on within its node the other nodes' blocks of its lane.
+    EXPECT_EQ(broken.failure->condition, "not-held") << name << ": " << describe(*broken.failure);
+  }
 
   const Plan all = plan::build_plan(Collective::allreduce, "node-aware", p, 0, n, c);
   Plan early_bcast = all;

@@ -909,11 +909,12 @@ TEST(SimPlatforms, SummaryNamesTheModelsNumbers) {
 
 // The node-aware algorithms on the Omni-Path preset (32 ranks a node): 96
 // ranks fill 3 nodes, 100 leave a last node of 4. Correct for matmul
-// (multi-lane, commutative only: bxor), every root kind, and the models
+// (allreduce multi-lane, commutative only: bxor), every root kind, allgatherv
+// multi-lane with even counts and with one rank holding all, and the models
 // (the phases' flat models on the inter- and intra-node α, β) within 1 % of
 // SMPI (reduce: at root 0, where its model evaluates its trees): only leaders use a node's link, so nothing is shared that the
-// models leave out; multi-lane's lanes share it evenly (full nodes, 1 MiB). A flat circulant broadcast
-// on the same ranks is far slower than its model, which knows no nodes.
+// models leave out; multi-lane's lanes share it evenly (full nodes). A flat circulant broadcast
+// on the same ranks shares each node's link, and its model says so.
 TEST(SimNodeAware, ModelsMatchOnNodesOfThirtyTwo) {
   for (int64_t p : {96, 100}) {
     SimRequest bcast = preset_request("omnipath36x32", p), allreduce = bcast;
@@ -921,26 +922,31 @@ TEST(SimNodeAware, ModelsMatchOnNodesOfThirtyTwo) {
     bcast.roots = {0, 37, p - 1};
     allreduce.algos = {&find_algorithm(Collective::allreduce, "node-aware")};
     allreduce.op = Operator::matmul;
-    SimRequest lanes = allreduce, reduce = allreduce;
+    SimRequest lanes = allreduce, reduce = allreduce, gather = allreduce, uneven = allreduce;
     lanes.algos = {&find_algorithm(Collective::allreduce, "multi-lane")};
     lanes.op = Operator::bxor;
     reduce.algos = {&find_algorithm(Collective::reduce, "node-aware")};
     reduce.roots = bcast.roots;
-    for (SimRequest* req : {&bcast, &allreduce, &lanes, &reduce}) {
+    gather.algos = {&find_algorithm(Collective::allgatherv, "multi-lane")};
+    uneven.algos = gather.algos;
+    uneven.layout = Layout::single;  // correct; the model assumes even counts
+    for (SimRequest* req : {&bcast, &allreduce, &lanes, &reduce, &gather, &uneven}) {
       req->sizes = {32 * 100, 1 << 20};
       for (const Row& r : simulate(*req)) {
         EXPECT_TRUE(r.correct) << r.collective << " " << r.algorithm << " p=" << p << " root " << r.root;
         ASSERT_TRUE(r.model_us.has_value());
         if (r.algorithm == "circulant") {
-          if (r.bytes > 4096) {
-            EXPECT_GT(r.time_us, 3 * *r.model_us) << "p=" << p << ": the node's link is shared";
-          }
+          // The flat circulant rounds' model shares the node's link among the ranks that cross it
+          // (Net::shift_round). It charges the first q rounds as if every rank sent: an upper
+          // bound, 35 % over at 3,200 B (14.0 us simulated), within 5 % at 1 MiB.
+          const double slack = r.bytes < (1 << 20) ? 0.5 : 0.05;
+          EXPECT_LE(r.time_us, *r.model_us * 1.001) << "p=" << p << " root " << r.root << " m=" << r.bytes;
+          EXPECT_GE(r.time_us, *r.model_us * (1 - slack)) << "p=" << p << " root " << r.root << " m=" << r.bytes;
           continue;
         }
-        // multi-lane's model takes the full nodes' path (a short last node serves its lanes in
-        // turn), and the circulant reduce_scatter and allgather models it adds are approximate
-        // where segments hold a few elements (3200 B: 9.2 us simulated, 11.9 us modelled).
-        if (r.algorithm == "multi-lane" && (p % 32 != 0 || r.bytes < (1 << 20))) continue;
+        // multi-lane's model takes the full nodes' path: a short last node serves its lanes in
+        // turn (p = 100, 1 MiB: 737 us simulated, 440 us modelled).
+        if (r.algorithm == "multi-lane" && (p % 32 != 0 || r.layout == "single")) continue;
         // reduce: the pipelined binary trees' model is the plan at root 0; at another root the
         // trees differ (3 nodes from the middle one: two children, not a chain).
         if (r.collective == "reduce" && r.root != 0) continue;

@@ -24,7 +24,7 @@ double model_allreduce_two_tree(const Net& net, int64_t p, int64_t bytes, int64_
 double model_allreduce_node_aware(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   const int64_t node = net.node_ranks(p), nodes = net.nodes(p);
   const Net intra = net.intra();
-  return model_reduce_two_tree(intra, node, bytes, blocks) + model_allreduce_two_tree(net, nodes, bytes, blocks) +
+  return model_reduce_two_tree(intra, node, bytes, blocks) + model_allreduce_two_tree(net.between_nodes(), nodes, bytes, blocks) +
          model_bcast_circulant(intra, node, bytes, blocks);
 }
 

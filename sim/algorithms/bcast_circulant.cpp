@@ -5,6 +5,9 @@
 // ⌈m/n⌉ bytes: (n − 1 + q)(α + β⌈m/n⌉), q = ⌈log2 p⌉ — optimal in rounds for
 // any p and n. Needs full duplex to reach it (a rank sends and receives in the
 // same round).
+// On nodes of c ranks (block placement) a round's ranks whose partner is on
+// another node share the node's link (Net::shift_round): the model sums
+// its rounds' skips one by one.
 // Limits: any p, any root, any n ≥ 1; no ⊕. Memory: O(n + q) steps per
 // rank, one block each way for the messages.
 //
@@ -19,12 +22,15 @@
 
 #include "catalog.hpp"
 #include "circulant.hpp"
+#include "circulant_all.hpp"
 namespace collsim::sim {
 
 double model_bcast_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   const int q = ceil_log2(p);
   if (q == 0 || bytes == 0) return 0;
-  return static_cast<double>(blocks - 1 + q) * net.message((bytes + blocks - 1) / blocks);
+  const int64_t b = (bytes + blocks - 1) / blocks;
+  if (net.node_size > 1) return circulant_rounds_on_nodes(net, p, blocks, b, false);
+  return static_cast<double>(blocks - 1 + q) * net.message(b);
 }
 
 }  // namespace collsim::sim

@@ -20,7 +20,7 @@ double model_bcast_circulant(const Net& net, int64_t p, int64_t bytes, int64_t b
 
 double model_bcast_node_aware(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   const int64_t node = net.node_ranks(p), nodes = net.nodes(p);
-  return model_bcast_circulant(net, nodes, bytes, blocks) + model_bcast_circulant(net.intra(), node, bytes, blocks);
+  return model_bcast_circulant(net.between_nodes(), nodes, bytes, blocks) + model_bcast_circulant(net.intra(), node, bytes, blocks);
 }
 
 }  // namespace collsim::sim

@@ -207,15 +207,44 @@ void circulant_reduce_scatter(const CollArgs& a, char* acc, const Segments& seg)
 }
 #endif  // COLLSIM_RANK
 
+namespace {
+
+// Σ of cost(skip[i mod q]) over the rounds i in [first, end): each skip's
+// rounds are counted, not walked (n may be large).
+template <typename Cost>
+double sum_over_rounds(const CirculantSchedule& s, int64_t first, int64_t end, const Cost& cost) {
+  const int64_t q = s.q();
+  double t = 0;
+  for (int k = 0; k < q; ++k) {
+    // The rounds i < x with i mod q == k.
+    const auto below = [q, k](int64_t x) { return x > k ? (x - k + q - 1) / q : 0; };
+    const int64_t count = below(end) - below(first);
+    if (count > 0) t += static_cast<double>(count) * cost(s.skip(k));
+  }
+  return t;
+}
+
+}  // namespace
+
+double circulant_rounds_on_nodes(const Net& net, int64_t p, int64_t blocks, int64_t b, bool reduces) {
+  const CirculantSchedule s(p);
+  const int64_t q = s.q(), x = (q - (blocks - 1) % q) % q;
+  const double vol = static_cast<double>(b), compute = reduces ? net.gamma * vol : 0;
+  return sum_over_rounds(s, x, x + blocks - 1 + q,
+                         [&](int64_t skip) { return net.shift_round(p, skip, vol) + compute; });
+}
+
 double circulant_all_model(const Net& net, int64_t p, int64_t bytes, int64_t blocks, bool reduces) {
   const CirculantSchedule s(p);
   if (s.q() == 0 || bytes == 0) return 0;
   // The largest block: of a segment of ⌈units/p⌉ whole elements.
   const int64_t units = bytes / net.element, b = ((units + p - 1) / p + blocks - 1) / blocks * net.element;
   const double fbeta = net.full_duplex ? 1.0 : 2.0;
-  auto round = [&](int64_t c) {
+  // c blocks each over skip: on nodes of several ranks the node's link is
+  // shared (Net::shift_round).
+  auto round = [&](int64_t c, int64_t skip) {
     const double vol = static_cast<double>(c * b);
-    return net.alpha + fbeta * (vol + static_cast<double>(net.envelope)) * net.beta + (reduces ? net.gamma * vol : 0);
+    return net.shift_round(p, skip, vol, fbeta) + (reduces ? net.gamma * vol : 0);
   };
   // c_i, the receipts of round i over one broadcast's virtual ranks (every
   // rank moves the same number). From round 2q on every non-root receives
@@ -238,8 +267,8 @@ double circulant_all_model(const Net& net, int64_t p, int64_t bytes, int64_t blo
     const CirculantPlan plan(s, v, blocks, false);
     each_counted([&](int64_t i) { receipts[static_cast<size_t>(i - first)] += plan.recv_block(i) >= 0; });
   }
-  double t = steady ? static_cast<double>(steady_to - steady_from) * round(p - 1) : 0;
-  each_counted([&](int64_t i) { t += round(receipts[static_cast<size_t>(i - first)]); });
+  double t = steady ? sum_over_rounds(s, steady_from, steady_to, [&](int64_t skip) { return round(p - 1, skip); }) : 0;
+  each_counted([&](int64_t i) { t += round(receipts[static_cast<size_t>(i - first)], s.skip(static_cast<int>(i % s.q()))); });
   return t;
 }
 

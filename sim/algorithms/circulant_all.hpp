@@ -56,6 +56,13 @@ namespace collsim::sim {
 // share the link (seed 004's fβ = 2).
 double circulant_all_model(const Net& net, int64_t p, int64_t bytes, int64_t blocks, bool reduces);
 
+// The n-block circulant broadcast (reduce: reduces) on nodes of several
+// ranks: its rounds i = x .. x + n − 2 + q, x = (q − (n − 1) mod q) mod q,
+// each one block of b bytes over skip[i mod q] (Net::shift_round), + γb
+// where it reduces. Every rank counted as sending in every round: the
+// first q rounds, where fewer ranks hold a block, are charged as full.
+double circulant_rounds_on_nodes(const Net& net, int64_t p, int64_t blocks, int64_t b, bool reduces);
+
 #ifdef COLLSIM_RANK
 // Segment j of the vector, in units of `unit` bytes: [displs[j], displs[j] +
 // counts[j]) where counts are given, else block j of `count` units cut

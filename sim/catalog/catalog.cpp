@@ -1,6 +1,7 @@
 // The catalog's rows, generated from algorithms.def.
 #include "catalog.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace collsim::sim {
@@ -106,6 +107,15 @@ const Algorithm& find_algorithm(Collective c, const std::string& name) {
     if (name == a->name) return *a;
   throw std::invalid_argument("unknown " + std::string(collective_name(c)) + " algorithm '" + name +
                               "'; known: " + known_names(c));
+}
+
+double Net::shift_round(int64_t p, int64_t skip, double bytes, double fbeta) const {
+  const double wire = (bytes + static_cast<double>(envelope)) * fbeta;
+  const double within = intra_alpha + wire * intra_beta;
+  if (nodes(p) == 1 && node_size > 1) return within;
+  const int64_t c = node_ranks(p), d = skip % p, cross = std::min({c, d, p - d});
+  const double across = alpha + wire * beta * static_cast<double>(cross);
+  return cross >= c ? across : std::max(across, within);
 }
 
 }  // namespace collsim::sim

@@ -57,19 +57,39 @@ struct Net {
   int64_t element = 1;  // bytes of one element: plans cut blocks of whole elements
   // Ranks placed block-wise, node_size to a node (1: every rank its own
   // node); a message within a node costs intra_alpha + (m + envelope)
-  // intra_beta. Only the node-aware algorithms' models read these.
+  // intra_beta. The node-aware algorithms' models and the circulant
+  // rounds' (shift_round) read these.
   int64_t node_size = 1;
   double intra_alpha = 0, intra_beta = 0;
   double message(int64_t bytes) const { return alpha + static_cast<double>(bytes + envelope) * beta; }
-  // The same network as seen within one node.
+  // The same network as seen within one node: one group of ranks, the
+  // intra-node α, β.
   Net intra() const {
-    Net n = *this;
+    Net n = between_nodes();
     n.alpha = intra_alpha, n.beta = intra_beta;
+    return n;
+  }
+  // The network as seen by one rank per node (the node-aware algorithms'
+  // leaders and lanes).
+  Net between_nodes() const {
+    Net n = *this;
+    n.node_size = 1;
     return n;
   }
   // Ranks on a full node and the node count, for p ranks.
   int64_t node_ranks(int64_t p) const { return node_size < p ? node_size : p; }
   int64_t nodes(int64_t p) const { return (p - 1) / node_ranks(p) + 1; }
+  // A round in which every rank r sends `bytes` to r + skip mod p (a
+  // circulant round), its wire bytes (with the envelope) times fbeta (2 on a
+  // half-duplex link, which carries the receive too). Block placement, c
+  // ranks a node: the min(c, skip, p − skip) ranks of a node whose partner
+  // lies on another node share the node's link, each getting 1/cross of
+  // it; the others' messages stay within the node, at the intra-node α, β.
+  // The round takes the slower of the two. One rank a node: α + wire·β;
+  // one node: all within it.
+  //   p = 1152, c = 32, skip 64: all 32 cross, α + 32·wire·β;
+  //   skip 4: 4 cross, max(α + 4·wire·β, α_i + wire·β_i).
+  double shift_round(int64_t p, int64_t skip, double bytes, double fbeta = 1) const;
 };
 
 // Limits, as bit flags.
