@@ -54,10 +54,18 @@ BlockRename affine(int64_t offset, int64_t scale) {
   return [offset, scale](int64_t b, BlockList& out) { out.push_run(offset + b * scale, scale); };
 }
 
+// In increasing order: the executor packs a message's blocks in the order
+// listed, and in scale mode keeps its real window only where that is the
+// vector's order (plan_executor.cpp), while a circulant round lists its
+// segments in root order, which wraps (multi-lane allgatherv's node phase:
+// {0, 4, 3, 7}).
 BlockList renamed(const BlockList& list, const BlockRename& rename) {
   BlockList out;
   for (int64_t b : list) rename(b, out);
-  return out;
+  if (std::is_sorted(out.begin(), out.end())) return out;
+  std::vector<int64_t> blocks(out.begin(), out.end());
+  std::sort(blocks.begin(), blocks.end());
+  return BlockList(blocks);
 }
 
 // `inner` with its group's ranks i renamed to_rank(i) and its blocks
