@@ -1,7 +1,7 @@
 set terminal pngcairo size 1600,800 font ',9' noenhanced
 set output 'allgatherv.png'
 set datafile separator ','
-ours = ' circulant'
+ours = ' circulant multi-lane'
 theirs = ' smpi:ompi'
 set multiplot layout 1,2 title 'allgatherv, --layout even, p = 1152, platform omnipath36x32 (alpha = 1 us, beta = 0.08 ns/B, gamma = 0.1 ns/B, full duplex, 36 x 32) - dashed: cost model'
 set logscale xy
