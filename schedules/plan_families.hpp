@@ -120,6 +120,8 @@ Plan scan_123_doubling(int64_t p, int64_t root, int64_t blocks);
 Plan exscan_two_op_doubling(int64_t p, int64_t root, int64_t blocks);
 Plan exscan_1_doubling(int64_t p, int64_t root, int64_t blocks);
 Plan exscan_123_doubling(int64_t p, int64_t root, int64_t blocks);
+// B = p·n within plan.hpp's block limit (kMaxBlocks), else std::invalid_argument.
+void check_segment_blocks(int64_t p, int64_t n);
 Plan bcast_node_aware(int64_t p, int64_t root, int64_t blocks, int64_t node_size);
 Plan reduce_node_aware(int64_t p, int64_t root, int64_t blocks, int64_t node_size);
 Plan allreduce_node_aware(int64_t p, int64_t root, int64_t blocks, int64_t node_size);

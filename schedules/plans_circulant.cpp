@@ -167,11 +167,6 @@ std::shared_ptr<const AllRounds> all_rounds(int64_t p, int64_t n) {
   return table;
 }
 
-// B = p·n must stay within plan.hpp's block limit.
-void check_segment_blocks(int64_t p, int64_t n) {
-  if (n > kMaxBlocks / p)
-    throw std::invalid_argument("p·n = " + std::to_string(p) + "·" + std::to_string(n) + " blocks exceed 2^40");
-}
 
 // The plan of p simultaneous broadcasts (forwards), reductions (reversed)
 // or both, n blocks per segment. Streamed: a rank's step is made from the
@@ -188,6 +183,12 @@ Plan all_rounds_plan(Collective c, int64_t p, int64_t n, bool reduce_scatter, bo
 }
 
 }  // namespace
+
+// B = p·n must stay within plan.hpp's block limit.
+void check_segment_blocks(int64_t p, int64_t n) {
+  if (n > kMaxBlocks / p)
+    throw std::invalid_argument("p·n = " + std::to_string(p) + "·" + std::to_string(n) + " blocks exceed 2^40");
+}
 
 // reduce circulant (reduce_circulant.cpp): the broadcast of bcast_circulant
 // from the root, run backwards: round i from the last down to x, a rank

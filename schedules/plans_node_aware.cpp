@@ -113,6 +113,12 @@ StepSource leader_phase(const Plan& inter, int64_t node, std::function<int64_t(i
   return mapped(inter.source(node), std::move(leader));
 }
 
+// Lane j of a multi-lane plan: node k's member is its rank j, or on a
+// shorter node its rank j mod members (which serves several lanes).
+std::function<int64_t(int64_t)> lane_member(const Nodes& nodes, int64_t j) {
+  return [nodes, j](int64_t node) { return nodes.first(node) + j % nodes.members(node); };
+}
+
 // The leaders of a rooted collective: on node k the rank with the root's
 // local index (the root leads its own node; a shorter last node, its last
 // rank), so that the root needs no extra hop.
@@ -220,8 +226,7 @@ Plan allreduce_multi_lane(int64_t p, int64_t, int64_t blocks, int64_t node_size)
       parts.push_back(mapped(allreduce_two_tree(s, 0, lanes).source(local), in_node, segment(0)));
     }
     for (int64_t j = local; j < lanes; j += s) {
-      const auto lane_rank = [nodes, j](int64_t node) { return nodes.first(node) + j % nodes.members(node); };
-      parts.push_back(mapped(lane.source(k), lane_rank, affine(j * segment_blocks, 1)));
+      parts.push_back(mapped(lane.source(k), lane_member(nodes, j), affine(j * segment_blocks, 1)));
     }
     if (s == lanes) {
       parts.push_back(mapped(allgatherv_circulant(s, 0, 1).source(local), in_node, segment(0)));
@@ -261,8 +266,7 @@ Plan allreduce_multi_lane(int64_t p, int64_t, int64_t blocks, int64_t node_size)
 Plan allgatherv_multi_lane(int64_t p, int64_t, int64_t blocks, int64_t node_size) {
   const Nodes nodes{p, node_size};
   const int64_t lanes = node_size, n = blocks, count = nodes.count();
-  if (n > kMaxBlocks / p)
-    throw std::invalid_argument("p·n = " + std::to_string(p) + "·" + std::to_string(n) + " blocks exceed 2^40");
+  check_segment_blocks(p, n);
   const Plan lane = allgatherv_circulant(count, 0, n);
   // Block u of rank `rank`'s segment, if that rank exists.
   const auto segment_block = [p, n](int64_t rank, int64_t u, BlockList& out) {
@@ -277,8 +281,7 @@ Plan allgatherv_multi_lane(int64_t p, int64_t, int64_t blocks, int64_t node_size
     const int64_t k = nodes.of(rank), first = nodes.first(k), s = nodes.members(k), local = rank - first;
     std::vector<StepSource> parts;
     for (int64_t j = local; j < lanes; j += s) {
-      const auto lane_rank = [nodes, j](int64_t node) { return nodes.first(node) + j % nodes.members(node); };
-      parts.push_back(mapped(lane.source(k), lane_rank, lane_blocks(j)));
+      parts.push_back(mapped(lane.source(k), lane_member(nodes, j), lane_blocks(j)));
     }
     // The node phase's block i·n + u: block u of every segment that local
     // rank i's lanes brought.
