@@ -5,6 +5,7 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "errors.hpp"
 #include "output.hpp"
 
 namespace {
@@ -25,9 +26,10 @@ constexpr collsim::cli::Entry kSubcommands[] = {
 
 }  // namespace
 
-// Exit status: the subcommand's own (0 done, 1 a wrong result or a failed
-// check), 1 when an output could not be written (standard output included),
-// 2 for bad input and everything else that stopped the command.
+// Exit status (common/errors.hpp): the subcommand's own (0 done, 1 a wrong
+// result or a failed check), 1 when an output could not be written
+// (standard output included), 3 for a deadlocked simulation, 4 for a limit
+// hit, 2 for bad input and everything else that stopped the command.
 int main(int argc, char** argv) {
   try {
     const int status = collsim::cli::dispatch("collsim", kSubcommands, argc, argv);
@@ -35,9 +37,15 @@ int main(int argc, char** argv) {
     return status;
   } catch (const collsim::sim::OutputError& e) {
     std::fprintf(stderr, "collsim: error: %s\n", e.what());
-    return 1;
+    return collsim::kExitWrong;
+  } catch (const collsim::DeadlockError& e) {
+    std::fprintf(stderr, "collsim: error: %s\n", e.what());
+    return collsim::kExitDeadlock;
+  } catch (const collsim::LimitError& e) {
+    std::fprintf(stderr, "collsim: error: %s\n", e.what());
+    return collsim::kExitLimit;
   } catch (const std::exception& e) {  // cli::UsageError, std::invalid_argument, ...
     std::fprintf(stderr, "collsim: error: %s\n", e.what());
-    return 2;
+    return collsim::kExitBadInput;
   }
 }
