@@ -101,6 +101,22 @@ namespace {
 
 using cli::po::value;
 
+// --host's list, each a host name (letters, digits, '.', '-'; not starting
+// with '-', which mpirun or ssh would read as an option), or a UsageError.
+std::string host_list(const std::string& hosts) {
+  for (const std::string& host : cli::parse_names(hosts, "--host")) {
+    const bool name_chars = std::all_of(host.begin(), host.end(), [](char ch) {
+      return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == '-';
+    });
+    if (name_chars && host.front() != '-') continue;
+    std::string shown = host;  // on one line: a control character as '?'
+    std::replace_if(shown.begin(), shown.end(), [](char ch) { return ch >= 0 && ch < ' '; }, '?');
+    throw cli::UsageError("--host: '" + shown +
+                          "' is not a host name (letters, digits, '.' and '-', not starting with '-')");
+  }
+  return hosts;
+}
+
 // mpirun for collsim-calibrate-mpi: two ranks; on this machine over shared
 // memory (btl self,vader without CMA, which containers deny), in a session
 // directory of its own; as root where collsim runs as root.
@@ -112,7 +128,7 @@ sim::Command mpirun_command(const cli::po::variables_map& vm, const sim::Scratch
   cmd.argv = {"mpirun", "-np", "2"};
   if (vm.count("host")) {
     cmd.argv.push_back("--host");
-    cmd.argv.push_back(vm["host"].as<std::string>());
+    cmd.argv.push_back(host_list(vm["host"].as<std::string>()));
   } else {
     cmd.env = {
         {"OMPI_MCA_btl", "self,vader"}, {"OMPI_MCA_pml", "ob1"}, {"OMPI_MCA_btl_vader_single_copy_mechanism", "none"}};
@@ -163,6 +179,8 @@ int calibrate_command(int argc, char** argv) {
   const int reps = static_cast<int>(cli::parse_int(vm["reps"].as<std::string>(), "--reps", 1, 100000));
   const int64_t max_bytes = sim::parse_bytes(vm["max-size"].as<std::string>(), "--max-size");
   if (max_bytes < 1024) throw cli::UsageError("--max-size must be at least 1KiB (the fit needs sizes)");
+  if (vm.count("host")) host_list(vm["host"].as<std::string>());
+  sim::OutputClaim claim(out);  // an unwritable --out fails now, not after the measurement
   sim::ScratchDir dir("collsim-calibrate");
   const sim::Command cmd = mpirun_command(vm, dir, reps, max_bytes);
   std::fprintf(stderr, "collsim calibrate: %s\n", sim::display_command(cmd).c_str());
@@ -191,6 +209,7 @@ int calibrate_command(int argc, char** argv) {
                                      " repetitions each, ping-pong up to " + std::to_string(max_bytes) + " bytes\n" +
                                      summary);
   sim::write_file(out, text.str());
+  claim.keep();
   std::printf("wrote %s\n", out.c_str());
   return 0;
 }

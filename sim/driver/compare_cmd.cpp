@@ -23,35 +23,59 @@ namespace {
 using cli::po::value;
 namespace fs = std::filesystem;
 
+// Every name reaches the scripts below through gnuplot_quote (output.hpp):
+// algorithm and plan-file names as gnuplot arrays (row names of the CSV and
+// legend titles), the title with the platform's name as one string. The
+// terminal is noenhanced, so `_`, `^`, `@` and braces in a name show as
+// they are. Files by name only: gnuplot runs in the output directory.
+
+// "for [i=1:|list|] 'CSV' using (...):Y": per item of the gnuplot array
+// `list`, the CSV's rows of that algorithm (column 2), x = column x.
+std::string rows_of(const std::string& list, const std::string& csv, const std::string& x, const std::string& y) {
+  return "for [i=1:|" + list + "|] " + sim::gnuplot_quote(csv) + " using ((strcol(2) eq " + list + "[i]) ? $" + x +
+         " : 1/0):" + y;
+}
+
+// The plot command of `clauses`, one per line.
+std::string plot_of(const std::vector<std::string>& clauses) {
+  std::string p;
+  for (const std::string& c : clauses) p += (p.empty() ? "plot " : ", \\\n     ") + c;
+  return p + "\n";
+}
+
+// The CSV's algorithm names of req: ours (with a cost model, and plan
+// files) and SimGrid's built-ins.
+std::pair<std::vector<std::string>, std::vector<std::string>> row_names(const sim::SimRequest& req) {
+  std::vector<std::string> ours, theirs;
+  for (const sim::Algorithm* a : req.algos) (a->model ? ours : theirs).push_back(a->name);
+  for (const sim::PlanFile& plan : req.plans) ours.push_back(sim::plan_row_name(plan.path));
+  return {ours, theirs};
+}
+
 // Gnuplot script: ours solid and thick (their models dashed in the same
 // colour), SimGrid's built-ins dotted with their own point shapes.
-// Files by name only: gnuplot runs in the output directory.
 std::string gnuplot_script(const sim::SimRequest& req, const std::string& collective, const std::string& csv,
                            const std::string& png) {
-  std::string ours, theirs;
-  for (const sim::Algorithm* a : req.algos) (a->model ? ours : theirs) += std::string(" ") + a->name;
-  for (const sim::PlanFile& plan : req.plans) ours += " " + sim::plan_row_name(plan.path);
-  const std::string title =
-      collective + ", p = " + std::to_string(req.p) + ", platform " + platforms::summary(req.platform);
-  const std::string data = "'" + csv + "' using ((strcol(2) eq word(LIST,i)) ? $4 : 1/0):";
+  const auto [ours, theirs] = row_names(req);
+  const std::string title = collective + ", p = " + std::to_string(req.p) + ", platform " +
+                            platforms::summary(req.platform) + " - dashed: cost model";
   auto panel = [&](const std::string& ylabel, const std::string& measured, const std::string& model) {
-    std::string p = "set ylabel '" + ylabel + "'\nplot ";
-    auto with = [&](const std::string& list) {
-      std::string d = data;
-      return d.replace(d.find("LIST"), 4, list);
-    };
-    p += "for [i=1:words(ours)] " + with("ours") + measured + " with linespoints lw 2 pt 7 ps 0.6 lc i title word(ours,i), \\\n";
-    p += "     for [i=1:words(ours)] " + with("ours") + model + " with lines lw 1 dt 2 lc i notitle";
+    std::vector<std::string> clauses;
+    if (!ours.empty()) {
+      clauses.push_back(rows_of("ours", csv, "4", measured) + " with linespoints lw 2 pt 7 ps 0.6 lc i title ours[i]");
+      clauses.push_back(rows_of("ours", csv, "4", model) + " with lines lw 1 dt 2 lc i notitle");
+    }
     if (!theirs.empty())
-      p += ", \\\n     for [i=1:words(theirs)] " + with("theirs") + measured +
-           " with linespoints lw 1 dt 3 pt (i % 12 + 1) ps 0.6 lc (i + 5) title word(theirs,i)";
-    return p + "\n";
+      clauses.push_back(rows_of("theirs", csv, "4", measured) +
+                        " with linespoints lw 1 dt 3 pt (i % 12 + 1) ps 0.6 lc (i + 5) title theirs[i]");
+    return "set ylabel " + sim::gnuplot_quote(ylabel) + "\n" + plot_of(clauses);
   };
   return "set terminal pngcairo size 1600,800 font ',9' noenhanced\n"
-         "set output '" + png + "'\n"
-         "set datafile separator ','\n"
-         "ours = '" + ours + "'\ntheirs = '" + theirs + "'\n"
-         "set multiplot layout 1,2 title '" + title + " - dashed: cost model'\n"
+         "set output " + sim::gnuplot_quote(png) + "\n"
+         "set datafile separator ','\n" +
+         (ours.empty() ? "" : sim::gnuplot_array("ours", ours)) +
+         (theirs.empty() ? "" : sim::gnuplot_array("theirs", theirs)) +
+         "set multiplot layout 1,2 title " + sim::gnuplot_quote(title) + "\n"
          "set logscale xy\nset grid\nset xlabel 'message size (bytes)'\nset key left top font ',8'\n" +
          panel("time of the slowest rank (us)", "6", "7") + "set key off\n" +
          panel("bandwidth m / time (MB/s)", "($4/$6)", "($4/$7)") + "unset multiplot\n";
@@ -71,21 +95,18 @@ void write_results(const fs::path& out, const std::vector<sim::Row>& rows, const
 // models dashed.
 std::string scaling_script(const sim::SimRequest& req, const std::string& collective, const std::string& csv,
                            const std::string& png) {
-  std::string ours;
-  for (const sim::Algorithm* a : req.algos) ours += std::string(" ") + a->name;
-  for (const sim::PlanFile& plan : req.plans) ours += " " + sim::plan_row_name(plan.path);
+  std::vector<std::string> ours;
+  for (const sim::Algorithm* a : req.algos) ours.push_back(a->name);
   const std::string title = collective + ", " + sim::format_bytes(req.sizes.front()) + ", platform " +
-                            platforms::summary(req.platform) + ", plan engine";
-  const std::string data = "'" + csv + "' using ((strcol(2) eq word(ours,i)) ? $3 : 1/0):";
+                            platforms::summary(req.platform) + ", plan engine - dashed: cost model";
   return "set terminal pngcairo size 1000,700 font ',9' noenhanced\n"
-         "set output '" + png + "'\n"
-         "set datafile separator ','\n"
-         "ours = '" + ours + "'\n"
-         "set title '" + title + " - dashed: cost model'\n"
+         "set output " + sim::gnuplot_quote(png) + "\n"
+         "set datafile separator ','\n" + sim::gnuplot_array("ours", ours) +
+         "set title " + sim::gnuplot_quote(title) + "\n"
          "set logscale xy 2\nset format x '2^%L'\nset grid\nset xlabel 'p (ranks)'\n"
-         "set ylabel 'time of the slowest rank (us)'\nset key left top font ',8'\n"
-         "plot for [i=1:words(ours)] " + data + "6 with linespoints lw 2 pt 7 ps 0.6 lc i title word(ours,i), \\\n"
-         "     for [i=1:words(ours)] " + data + "7 with lines lw 1 dt 2 lc i notitle\n";
+         "set ylabel 'time of the slowest rank (us)'\nset key left top font ',8'\n" +
+         plot_of({rows_of("ours", csv, "3", "6") + " with linespoints lw 2 pt 7 ps 0.6 lc i title ours[i]",
+                  rows_of("ours", csv, "3", "7") + " with lines lw 1 dt 2 lc i notitle"});
 }
 
 // compare --engine loggp --p LIST: the engine at every p, one size. An

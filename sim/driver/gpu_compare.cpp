@@ -141,7 +141,7 @@ std::string size_tics(const std::vector<int64_t>& sizes, int64_t a, int64_t b) {
   const size_t step = (in.size() + 7) / 8;
   std::string tics;
   for (size_t i = 0; i < in.size(); i += step)
-    tics += (tics.empty() ? "'" : ", '") + format_bytes(in[i]) + "' " + std::to_string(in[i]);
+    tics += (tics.empty() ? "" : ", ") + gnuplot_quote(format_bytes(in[i])) + " " + std::to_string(in[i]);
   return tics;
 }
 
@@ -153,22 +153,24 @@ std::string results_script(const Settings& s, const std::string& csv, const std:
   if (lo < kMiB) ranges.push_back({lo, std::min(hi, kMiB)});
   if (hi > kMiB) ranges.push_back({std::max(lo, kMiB), hi});
   if (ranges.empty()) ranges.push_back({lo, hi});  // every size is 1 MiB
-  std::string algos;
-  for (const auto* a : s.req.algos) algos += std::string(algos.empty() ? "" : " ") + a->name;
+  std::vector<std::string> algos;
+  for (const auto* a : s.req.algos) algos.push_back(a->name);
   std::string g = "set terminal pngcairo size " + std::to_string(800 * ranges.size()) + "," +
-                  std::to_string(450 * s.nodes.size()) + " font ',10' noenhanced\nset output '" + png +
-                  "'\nset datafile separator ','\nalgos = '" + algos + "'\nset multiplot layout " +
-                  std::to_string(s.nodes.size()) + "," + std::to_string(ranges.size()) + " title '" + title(s) +
-                  "'\nset logscale x\nset grid\nset key left top\n"
+                  std::to_string(450 * s.nodes.size()) + " font ',10' noenhanced\nset output " + gnuplot_quote(png) +
+                  "\nset datafile separator ','\n" + gnuplot_array("algos", algos) + "set multiplot layout " +
+                  std::to_string(s.nodes.size()) + "," + std::to_string(ranges.size()) + " title " +
+                  gnuplot_quote(title(s)) + "\nset logscale x\nset grid\nset key left top\n"
                   "set xlabel 'vector size per process'\nset ylabel 'time of the slowest rank (us)'\n";
   for (int64_t n : s.nodes)
     for (const auto& [a, b] : ranges) {
-      g += "set title '" + std::to_string(n) + " node" + (n > 1 ? "s" : "") + ", " + format_bytes(a) + " to " +
-           format_bytes(b) + "'\nset xrange [" + std::to_string(a == b ? a / 2 : a) + ":" +
+      g += "set title " +
+           gnuplot_quote(std::to_string(n) + " node" + (n > 1 ? "s" : "") + ", " + format_bytes(a) + " to " +
+                         format_bytes(b)) +
+           "\nset xrange [" + std::to_string(a == b ? a / 2 : a) + ":" +
            std::to_string(a == b ? 2 * b : b) + "]\nset xtics (" + size_tics(s.req.sizes, a, b) + ")\n";
-      g += "plot for [i=1:words(algos)] '" + csv + "' using ((strcol(1) eq word(algos,i) && $2 == " +
+      g += "plot for [i=1:|algos|] " + gnuplot_quote(csv) + " using ((strcol(1) eq algos[i] && $2 == " +
            std::to_string(n) + " && $5 >= " + std::to_string(a) + " && $5 <= " + std::to_string(b) +
-           ") ? $5 : 1/0):7 with linespoints lw 2 pt 7 ps 0.7 title word(algos,i)\n";
+           ") ? $5 : 1/0):7 with linespoints lw 2 pt 7 ps 0.7 title algos[i]\n";
     }
   return g + "unset multiplot\n";
 }
@@ -179,20 +181,23 @@ std::string results_script(const Settings& s, const std::string& csv, const std:
 std::string timeline_script(const Settings& s, const std::string& csv, const std::string& png, double tmax_us) {
   const int64_t ppn = s.req.platform.procs_per_node;
   std::string g = "set terminal pngcairo size 1600," + std::to_string(300 + 20 * ppn * s.req.algos.size()) +
-                  " font ',10' noenhanced\nset output '" + png +
-                  "'\nset datafile separator ','\n"
+                  " font ',10' noenhanced\nset output " + gnuplot_quote(png) +
+                  "\nset datafile separator ','\n"
                   "phases = 'compute h2d d2h reduce allreduce allgather'\n"
                   "offsets = '-0.3 0 0 0.3 0.3 0.3'\n"
                   "colors = '#2ca02c #9467bd #1f77b4 #ff7f0e #d62728 #8c564b'\n"
-                  "set multiplot layout " + std::to_string(s.req.algos.size()) + ",1 title \"" + title(s) + "\\n" +
-                  format_bytes(s.timeline_bytes) + " per process on " + std::to_string(s.timeline_nodes) +
-                  " nodes: the ranks of node 0 (the other nodes are alike)\"\n"
+                  "set multiplot layout " + std::to_string(s.req.algos.size()) + ",1 title " +
+                  gnuplot_quote(title(s) + "\n" + format_bytes(s.timeline_bytes) + " per process on " +
+                                std::to_string(s.timeline_nodes) +
+                                " nodes: the ranks of node 0 (the other nodes are alike)") +
+                  "\n"
                   "set xrange [0:" + std::to_string(tmax_us) + "]\nset yrange [" + std::to_string(ppn) +
                   "-0.5:-0.5]\nset ylabel 'rank'\nset xlabel 'time since the common start (us)'\n"
                   "set key outside right top\nset grid x\n";
   for (const auto* a : s.req.algos)
-    g += "set title '" + std::string(a->name) + "'\nplot for [i=1:words(phases)] '" + csv +
-         "' using ((strcol(1) eq '" + a->name + "' && strcol(3) eq word(phases,i) && $2 < " + std::to_string(ppn) +
+    g += "set title " + gnuplot_quote(a->name) + "\nplot for [i=1:words(phases)] " + gnuplot_quote(csv) +
+         " using ((strcol(1) eq " + gnuplot_quote(a->name) + " && strcol(3) eq word(phases,i) && $2 < " +
+         std::to_string(ppn) +
          ") ? ($5+$6)/2 : 1/0):($2 + real(word(offsets,i))):(($6-$5)/2):(0.14) with boxxyerror fs solid 1.0 "
          "noborder lc rgb word(colors,i) title word(phases,i)\n";
   return g + "unset multiplot\n";

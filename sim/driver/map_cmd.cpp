@@ -91,8 +91,8 @@ void plot(const fs::path& out, const std::string& title, const RegionGrid& grid,
   sim::write_file(out / "grid.dat", region_data(grid, regions));
   std::string gp = region_axes(grid) + region_image(grid, "grid.dat", "map.png", "Fastest protocol: " + title);
   if (with_simgrid)
-    gp += "set output 'ratio.png'\nset title 'SimGrid best time / our best time: " + title +
-        "'\nset palette defined (0 '#d73027', 1 '#ffffbf', 2 '#1a9850')\nset logscale cb\nset cbrange [0.25:16]\n"
+    gp += "set output 'ratio.png'\nset title " + sim::gnuplot_quote("SimGrid best time / our best time: " + title) +
+          "\nset palette defined (0 '#d73027', 1 '#ffffbf', 2 '#1a9850')\nset logscale cb\nset cbrange [0.25:16]\n"
         "set cbtics auto\nplot 'grid.dat' using 1:2:4 with image notitle, '' using 1:2:(sprintf('%.1f', $4)) with "
         "labels font ',6' notitle\n";
   sim::write_file(out / "map.gp", gp);

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "launch.hpp"
+#include "output.hpp"
 
 namespace collsim::sim {
 
@@ -13,7 +14,7 @@ namespace {
 std::string tics(const std::vector<std::string>& labels) {
   std::string t;
   for (size_t i = 0; i < labels.size(); ++i)
-    if (!labels[i].empty()) t += (t.empty() ? "'" : ", '") + labels[i] + "' " + std::to_string(i);
+    if (!labels[i].empty()) t += (t.empty() ? "" : ", ") + gnuplot_quote(labels[i]) + " " + std::to_string(i);
   return "(" + t + ")";
 }
 
@@ -67,11 +68,12 @@ std::string region_image(const RegionGrid& grid, const std::string& data, const 
   for (size_t i = 0; i < ncolours; ++i)
     palette += (i ? ", " : "") + std::to_string(i) + " '" + colours[i % std::max<size_t>(n, 1) % 10] + "'";
   std::ostringstream gp;
-  gp << "set output '" << png << "'\nset title '" << title << "'\nunset logscale cb\nset palette maxcolors " << ncolours
-     << "\nset palette defined (" << palette << ")\nset cbrange [-0.5:" << n - 0.5 << "]\nset cbtics "
-     << tics(grid.names) << "\nplot '" << data << "' using 1:2:3 with image notitle";
+  gp << "set output " << gnuplot_quote(png) << "\nset title " << gnuplot_quote(title)
+     << "\nunset logscale cb\nset palette maxcolors " << ncolours << "\nset palette defined (" << palette
+     << ")\nset cbrange [-0.5:" << n - 0.5 << "]\nset cbtics " << tics(grid.names) << "\nplot "
+     << gnuplot_quote(data) << " using 1:2:3 with image notitle";
   if (!label_format.empty())
-    gp << ", '' using 1:2:(sprintf('" << label_format << "', $4)) with labels font ',7' notitle";
+    gp << ", '' using 1:2:(sprintf(" << gnuplot_quote(label_format) << ", $4)) with labels font ',7' notitle";
   gp << "\n";
   return gp.str();
 }

@@ -2,7 +2,9 @@
 // ours, seed 004 Fig. 3) and `collsim tune` (the chosen algorithm) draw
 // them: one colour per algorithm on a grid of sizes (x) by p (y), with
 // gnuplot's `with image`. The gnuplot script names its files without a
-// directory: gnuplot runs in the output directory (output.hpp).
+// directory: gnuplot runs in the output directory (output.hpp). Every name
+// and title enters the script through gnuplot_quote (output.hpp), under a
+// noenhanced terminal: a name is shown, never run or read as markup.
 #pragma once
 
 #include <cstdint>
