@@ -29,6 +29,11 @@ constexpr double kUnboundedBandwidth = 1e18;
 // or by the sender before the message leaves (flat LogGP platforms).
 bool bytes_on_links(const Platform& pf) { return !has_overheads(pf) || pf.topology.kind != Topology::Kind::flat; }
 
+// Above an hour per message or byte, SimGrid's clock (double seconds, with
+// nanosecond-scale increments) loses the times; one hour is far beyond any
+// network, so larger values are refused instead of simulated wrongly.
+constexpr double kLongest = 3600;
+
 }  // namespace
 
 const std::vector<Platform>& presets() {
@@ -100,10 +105,6 @@ std::string summary(const Platform& pf) {
 }
 
 void validate(const Platform& pf) {
-  // Above an hour per message or byte, SimGrid's clock (double seconds, with
-  // nanosecond-scale increments) loses the times; one hour is far beyond any
-  // network, so larger values are refused instead of simulated wrongly.
-  constexpr double kLongest = 3600;
   auto nonneg = [&](double v, const char* what) {
     if (!std::isfinite(v) || v < 0 || v > kLongest)
       throw std::invalid_argument(std::string(what) + " must be in [0, 3600] s");
@@ -120,8 +121,8 @@ void validate(const Platform& pf) {
   positive(pf.beta, "beta");
   positive(pf.gamma, "gamma");
   if (pf.cores_per_node > 1) positive(pf.intra_beta, "intra-node beta (with cores-per-node > 1)");
-  if (pf.nodes < 1 || pf.nodes > (int64_t{1} << 24)) throw std::invalid_argument("nodes must be in [1, 2^24]");
-  if (pf.cores_per_node < 1 || pf.cores_per_node > 4096)
+  if (pf.nodes < 1 || pf.nodes > kMaxNodes) throw std::invalid_argument("nodes must be in [1, 2^24]");
+  if (pf.cores_per_node < 1 || pf.cores_per_node > kMaxCoresPerNode)
     throw std::invalid_argument("cores-per-node must be in [1, 4096]");
   cluster_shape(pf.topology, pf.nodes);  // the shape must hold the nodes
   if (!pf.full_duplex && !bytes_on_links(pf))
@@ -147,8 +148,9 @@ std::string platform_xml(const Platform& pf) {
   std::string xml =
       "<?xml version='1.0'?>\n"
       "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-      "<!-- collsim platform '" +
-      pf.name + "': alpha=" + num(pf.alpha) + " s, beta=" + num(pf.beta) + " s/B, gamma=" + num(pf.gamma) +
+      // No name in the comment: a file name can hold "--", which ends or breaks an XML comment.
+      "<!-- collsim platform: alpha=" +
+      num(pf.alpha) + " s, beta=" + num(pf.beta) + " s/B, gamma=" + num(pf.gamma) +
       " s/B, o=" + num(pf.o) + " s, g=" + num(pf.g) + " s, " + (pf.full_duplex ? "full" : "half") + " duplex, " +
       std::to_string(pf.nodes) + " x " + std::to_string(pf.cores_per_node) +
       " -->\n"
@@ -170,15 +172,19 @@ Platform read_platform_file(std::istream& in, const std::string& name) {
   Platform pf = *find_preset("alphabeta");
   pf.name = name;
   pf.source = "platform file " + name;
+  // Times may be 0 (no latency, no overhead); β and γ may not: bandwidth and
+  // host speed are their inverses.
   struct Key {
     const char* name;
     double* field;
+    bool positive;
+    const char* unit;
     bool seen;
-  } keys[] = {{"alpha", &pf.alpha, false},
-              {"beta", &pf.beta, false},
-              {"gamma", &pf.gamma, false},
-              {"o", &pf.o, false},
-              {"g", &pf.g, false}};
+  } keys[] = {{"alpha", &pf.alpha, false, "seconds", false},
+              {"beta", &pf.beta, true, "seconds per byte", false},
+              {"gamma", &pf.gamma, true, "seconds per byte", false},
+              {"o", &pf.o, false, "seconds", false},
+              {"g", &pf.g, false, "seconds", false}};
   std::string line;
   int number = 0;
   bool header = false;
@@ -207,6 +213,10 @@ Platform read_platform_file(std::istream& in, const std::string& name) {
       used = 0;
     }
     if (used == 0 || used != value.size()) fail("'" + value + "' is not a number");
+    const double v = *k->field;
+    if (!std::isfinite(v) || v < 0 || (k->positive && v == 0) || v > kLongest)
+      throw std::invalid_argument(key + " must be " + (k->positive ? "> 0" : ">= 0") + " and at most 3600 " + k->unit +
+                                  ", not '" + value + "' (line " + std::to_string(number) + ")");
     k->seen = true;
   }
   if (!header) throw std::invalid_argument("empty file: expected 'collsim-platform 1'");

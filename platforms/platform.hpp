@@ -66,6 +66,10 @@ struct Platform {
   bool round_robin = false;  // rank r on node r mod nodes, not r / cores_per_node
 };
 
+// The largest cluster validate() accepts, and the most cores per node.
+inline constexpr int64_t kMaxNodes = int64_t{1} << 24;
+inline constexpr int64_t kMaxCoresPerNode = 4096;
+
 // The built-in presets with their documented numbers; see platform.cpp.
 const std::vector<Platform>& presets();
 std::vector<std::string> preset_names();  // "alphabeta" first
@@ -113,7 +117,8 @@ std::vector<std::string> overhead_flags(const Platform& pf);
 //   o 1.9e-07            LogGP overhead (seconds)
 //   g 2.4e-07            LogGP gap (seconds)
 // Throws std::invalid_argument naming the line ("line 4: ...") or the
-// missing key; the values are then validate()d.
+// missing key, and the rule a value breaks (alpha, o, g >= 0; beta, gamma
+// > 0; all finite and at most 3600); the whole is then validate()d.
 Platform read_platform_file(std::istream& in, const std::string& name);
 void write_platform_file(std::ostream& out, const Platform& pf, const std::string& comment);
 

@@ -14,7 +14,7 @@ build=build
 [[ -d build-asan ]] && build=build-asan
 cmake --build "$build" --target fuzz_parsers >/dev/null
 status=0
-for reader in plan goal circulant-csv two-tree-csv gpu-platform platform rules; do
+for reader in plan goal circulant-csv two-tree-csv gpu-platform platform platform-xml rules; do
   (cd "$build/tests" && ./fuzz_parsers "$reader" "$seconds" "../../tests/fuzz/$reader" "$seed") || status=1
 done
 exit $status

@@ -12,6 +12,7 @@ packages=(
   libopenmpi-dev openmpi-bin         # real MPI runs
   graphviz                           # dot: SVG/PNG pictures
   gnuplot-nox                        # PNG plots from CSV
+  libxml2-dev                        # platform XML checked before SimGrid reads it
 )
 
 missing=()

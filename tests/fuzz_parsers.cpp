@@ -32,6 +32,7 @@
 #include "gpu_platform.hpp"
 #include "plan.hpp"
 #include "platform.hpp"
+#include "platform_check.hpp"
 #include "schedule_csv.hpp"
 #include "tuning_rules.hpp"
 #include "two_tree_check.hpp"
@@ -67,6 +68,19 @@ Reader reading(std::function<void(std::istream&)> read) {
   };
 }
 
+// A reader of the whole text at once.
+template <class Documented>
+Reader whole(std::function<void(const std::string&)> read) {
+  return [read](const std::string& input) -> std::string {
+    try {
+      read(input);
+      return "ok";
+    } catch (const Documented& e) {
+      return first_words(e.what());
+    }
+  };
+}
+
 const std::map<std::string, Reader>& readers() {
   static const std::map<std::string, Reader> all = {
       {"plan", reading<std::invalid_argument>([](std::istream& in) {
@@ -86,15 +100,13 @@ const std::map<std::string, Reader>& readers() {
          collsim::sim::write_tuning_rules(out, rules, "fuzz");
          collsim::sim::find_rule(rules, collsim::Collective::allreduce, 7, 4096, false);
        })},
-      {"gpu-platform",
-       [](const std::string& input) -> std::string {
-         try {
-           collsim::platforms::gpu_platform_from_text(input);
-           return "ok";
-         } catch (const std::invalid_argument& e) {
-           return first_words(e.what());
-         }
-       }},
+      {"gpu-platform", whole<std::invalid_argument>([](const std::string& input) {
+         collsim::platforms::gpu_platform_from_text(input);
+       })},
+      // SimGrid XML as `--platform F.xml` checks it, for a run on 4 hosts.
+      {"platform-xml", whole<std::invalid_argument>([](const std::string& input) {
+         collsim::platforms::check_platform_xml(input, "fuzz.xml", 4);
+       })},
   };
   return all;
 }
@@ -116,7 +128,8 @@ class Mutator {
     static const char* const extremes[] = {"0", "-1", "1", "2", "2147483647", "2147483648", "-2147483648",
                                            "9223372036854775807", "99999999999999999999", "1e308", "nan", ""};
     static const char* const tokens[] = {",", "\n", "-", " ", "#", "=", "0-0", "step", "rank", "send", "recv",
-                                         "blocks", "combine", "value", "left", "acc+input"};
+                                         "blocks", "combine", "value", "left", "acc+input", "<", ">", "/>", "\"",
+                                         "<link_ctn id=\"l0\"/>", "Bps", "us", "&amp;", "<!--", "-->"};
     const size_t at = s.empty() ? 0 : pick(s.size());
     switch (pick(7)) {
       case 0:
@@ -169,7 +182,8 @@ int main(int argc, char** argv) {
   if (argc < 4 || !readers().count(argv[1])) {
     std::fprintf(
         stderr,
-        "usage: fuzz_parsers plan|goal|circulant-csv|two-tree-csv|gpu-platform|platform SECONDS CORPUS_DIR [SEED]\n");
+        "usage: fuzz_parsers plan|goal|circulant-csv|two-tree-csv|gpu-platform|platform|platform-xml|rules SECONDS "
+        "CORPUS_DIR [SEED]\n");
     return 2;
   }
   const std::string target = argv[1];

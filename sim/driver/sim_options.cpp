@@ -10,8 +10,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "bounded_read.hpp"
 #include "plan.hpp"
 #include "plan_builders.hpp"
+#include "platform_check.hpp"
 
 namespace collsim::sim {
 
@@ -48,6 +50,37 @@ void add_platform_options(cli::po::options_description& opts) {
       "placement", value<std::string>(), "block (default: consecutive ranks share a node) or round-robin");
 }
 
+namespace {
+
+// Nodes and cores for p ranks, with messages in the options' terms: a flat
+// platform (the flat presets and files) grows to ceil(p / cores-per-node)
+// nodes unless --nodes is given; a cluster preset (`fixed`) keeps its own.
+void size_platform(const cli::po::variables_map& vm, platforms::Platform& pf, int64_t p, bool fixed) {
+  const int64_t cores = pf.cores_per_node;
+  if (cores < 1 || cores > platforms::kMaxCoresPerNode)
+    throw UsageError("--cores-per-node must be in [1, " + std::to_string(platforms::kMaxCoresPerNode) + "]");
+  if (cores > 1 && pf.intra_beta == 0)
+    throw UsageError("--cores-per-node " + std::to_string(cores) + ": platform '" + pf.name +
+                     "' has no network within a node; add --intra-beta SECONDS_PER_BYTE (and --intra-alpha SECONDS)");
+  if (vm.count("nodes")) {
+    pf.nodes = vm["nodes"].as<int64_t>();
+    if (pf.nodes < 1 || pf.nodes > platforms::kMaxNodes)
+      throw UsageError("--nodes must be in [1, 2^24 = " + std::to_string(platforms::kMaxNodes) + "]");
+    return;
+  }
+  if (fixed) return;
+  pf.nodes = (p + cores - 1) / cores;
+  if (pf.nodes > platforms::kMaxNodes) {
+    const int64_t least = (p + platforms::kMaxNodes - 1) / platforms::kMaxNodes;
+    throw UsageError("--p " + std::to_string(p) + " at " + std::to_string(cores) +
+                     " rank(s) per node needs " + std::to_string(pf.nodes) +
+                     " nodes, more than a platform's 2^24; lower --p or give --cores-per-node " +
+                     std::to_string(least) + " or more (with --intra-beta)");
+  }
+}
+
+}  // namespace
+
 platforms::Platform platform_from(const cli::po::variables_map& vm, int64_t p) {
   const std::string name = vm["platform"].as<std::string>();
   const platforms::Platform* preset = platforms::find_preset(name);
@@ -60,10 +93,10 @@ platforms::Platform platform_from(const cli::po::variables_map& vm, int64_t p) {
     for (auto& n : platforms::preset_names()) known += (known.empty() ? "" : ", ") + n;
     throw UsageError("unknown platform '" + name + "'; known: " + known + ", FILE.xml or FILE.platform");
   }
-  if ((file || measured) && !fs::is_regular_file(name)) throw UsageError("platform file '" + name + "' does not exist");
   platforms::Platform pf = preset ? *preset : *platforms::find_preset("alphabeta");
   if (measured) {
-    std::ifstream in(name);
+    // Bounded, and a directory or device is refused (read_bounded_file's own line).
+    std::istringstream in(read_bounded_file(name, kMaxSmallFileBytes, "platform file"));
     try {
       pf = platforms::read_platform_file(in, name);
     } catch (const std::invalid_argument& e) {
@@ -106,16 +139,15 @@ platforms::Platform platform_from(const cli::po::variables_map& vm, int64_t p) {
       throw UsageError(std::string("--topology: ") + e.what());
     }
   }
-  if (vm.count("nodes"))
-    pf.nodes = vm["nodes"].as<int64_t>();
-  else if (!preset || preset->cores_per_node == 1)  // files and the flat presets grow with p
-    pf.nodes = (p + pf.cores_per_node - 1) / std::max<int64_t>(pf.cores_per_node, 1);
+  size_platform(vm, pf, p, preset && preset->cores_per_node > 1);
   try {
     platforms::validate(pf);
     platforms::hostfile(pf, p);  // p must fit
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
+  // SimGrid aborts on a platform it cannot use: it gets none we have not checked.
+  if (file) platforms::check_platform_xml_file(name, platforms::hosts_used(pf, p));
   return pf;
 }
 
