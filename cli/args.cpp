@@ -27,6 +27,11 @@ bool parse_options(int argc, char** argv, const po::options_description& options
   return true;
 }
 
+void reject_given(const po::variables_map& vm, std::initializer_list<const char*> names, const std::string& why) {
+  for (const char* name : names)
+    if (vm.count(name) && !vm[name].defaulted()) throw UsageError(std::string("--") + name + " " + why);
+}
+
 int dispatch(const std::string& command, const Entry* entries, size_t count, int argc, char** argv) {
   const std::string name = argc >= 2 ? argv[1] : "";
   if (name.empty() || name == "--help" || name == "-h" || name == "help") {

@@ -8,6 +8,7 @@
 #include "values.hpp"
 
 #include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,6 +21,11 @@ namespace po = boost::program_options;
 // `usage` and the options and returns false on --help.
 bool parse_options(int argc, char** argv, const po::options_description& options, po::variables_map& vm,
                    const std::string& usage, const po::positional_options_description* positional = nullptr);
+
+// Options the chosen mode would ignore are bad input: throws UsageError
+// "--NAME " + `why` for the first of `names` given on the command line (a
+// default value does not count).
+void reject_given(const po::variables_map& vm, std::initializer_list<const char*> names, const std::string& why);
 
 // A table row that selects what to run by name: subcommands, schedule kinds.
 struct Entry {

@@ -2,6 +2,8 @@
 // dispatch, `collsim --help` and the "unknown name" error.
 #include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <new>
 
 #include "args.hpp"
 #include "commands.hpp"
@@ -43,6 +45,12 @@ int main(int argc, char** argv) {
     return collsim::kExitDeadlock;
   } catch (const collsim::LimitError& e) {
     std::fprintf(stderr, "collsim: error: %s\n", e.what());
+    return collsim::kExitLimit;
+  } catch (const std::filesystem::filesystem_error& e) {  // a path that cannot be looked at (a symlink loop, ...)
+    std::fprintf(stderr, "collsim: error: '%s': %s\n", e.path1().c_str(), e.code().message().c_str());
+    return collsim::kExitBadInput;
+  } catch (const std::bad_alloc&) {  // a limit that should have been checked first: still one line
+    std::fprintf(stderr, "collsim: error: out of memory (a limit was not checked before allocating)\n");
     return collsim::kExitLimit;
   } catch (const std::exception& e) {  // cli::UsageError, std::invalid_argument, ...
     std::fprintf(stderr, "collsim: error: %s\n", e.what());

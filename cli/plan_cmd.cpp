@@ -36,7 +36,7 @@ const char* const kUsage =
     "p' = 2^floor(log2 p) (their own cut); the others send the whole vector in every\n"
     "message, as 1 block unless --blocks says more.\n"
     "Nodes: the node-aware algorithms group C consecutive ranks to a node (--node-size,\n"
-    "default 1: every rank its own node); the others ignore it.";
+    "default 1: every rank its own node); the others know no nodes and refuse it.";
 
 // The block count: --blocks, or the algorithm's own where it has one.
 int64_t block_count(const plan::PlanAlgorithm& a, const cli::po::variables_map& vm, int64_t p) {
@@ -80,6 +80,8 @@ int plan_command(int argc, char** argv) {
   try {
     const Collective c = parse_collective(vm["collective"].as<std::string>());
     const plan::PlanAlgorithm& a = plan::find_plan_algorithm(c, algo);
+    if (!a.build_on_nodes)
+      cli::reject_given(vm, {"node-size"}, "is for the node-aware algorithms; " + algo + " knows no nodes");
     plan = plan::build_plan(c, algo, p, root, block_count(a, vm, p), node_size);
   } catch (const std::invalid_argument& e) {
     throw cli::UsageError(e.what());

@@ -1,5 +1,6 @@
 #include "values.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
@@ -47,6 +48,9 @@ std::vector<std::string> parse_names(const std::string& text, const std::string&
     const size_t comma = text.find(',', start);
     names.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (names.back().empty()) throw UsageError(what + ": empty name in '" + text + "'");
+    // A repeated name would run (and write) the same case twice.
+    if (std::find(names.begin(), names.end() - 1, names.back()) != names.end() - 1)
+      throw UsageError(what + ": '" + names.back() + "' given twice in '" + text + "'");
     if (comma == std::string::npos) return names;
     start = comma + 1;
   }

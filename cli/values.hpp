@@ -30,7 +30,8 @@ Range parse_range(const std::string& text, const std::string& what, int64_t lo, 
 // "a,b,c", each in [lo, hi].
 std::vector<int64_t> parse_list(const std::string& text, const std::string& what, int64_t lo, int64_t hi);
 
-// "a,b,c" as its words; an empty word is a UsageError naming `what`.
+// "a,b,c" as its words; an empty or repeated word is a UsageError naming
+// `what`.
 std::vector<std::string> parse_names(const std::string& text, const std::string& what);
 
 // Throws UsageError unless `value` is one of `allowed`.

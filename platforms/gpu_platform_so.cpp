@@ -6,10 +6,9 @@
 #include <simgrid/s4u.hpp>
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
+#include "bounded_read.hpp"
 #include "gpu_platform.hpp"
 
 namespace sg4 = simgrid::s4u;
@@ -20,11 +19,8 @@ namespace {
 GpuPlatform read_parameters() {
   const char* path = std::getenv(collsim::platforms::kGpuPlatformEnv);
   if (!path) throw std::runtime_error(std::string("$") + collsim::platforms::kGpuPlatformEnv + " is not set");
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(std::string("cannot read ") + path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return collsim::platforms::gpu_platform_from_text(text.str());
+  return collsim::platforms::gpu_platform_from_text(
+      collsim::read_bounded_file(path, collsim::kMaxSmallFileBytes, "GPU platform file"));
 }
 
 // One node: its host, its loopback (per-message FATPIPE link, then the

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <unordered_map>
@@ -317,11 +319,24 @@ Schedule read_goal(std::istream& in) { return Parser(in).parse(); }
 
 bool is_goal_file(const std::string& path) {
   if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".goal") == 0) return true;
-  std::ifstream in(path);
-  Lexer lex(in);
-  Token t = lex.next();
-  while (t.type == Token::end_of_line) t = lex.next();
-  return t.type == Token::word && t.text == "num_ranks";
+  // Only a regular file's first 64 KiB are looked at: /dev/zero, a
+  // directory or a pipe is left whole to the plan reader, which refuses it
+  // (or reads the pipe) in one line.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
+  std::ifstream file(path, std::ios::binary);
+  std::string head(size_t{1} << 16, '\0');
+  file.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(file.gcount()));
+  std::istringstream in(head);
+  try {
+    Lexer lex(in);
+    Token t = lex.next();
+    while (t.type == Token::end_of_line) t = lex.next();
+    return t.type == Token::word && t.text == "num_ranks";
+  } catch (const std::invalid_argument&) {
+    return false;  // not GOAL's start, whatever it is
+  }
 }
 
 }  // namespace collsim::goal

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "bounded_stream.hpp"
+
 namespace collsim::plan {
 
 namespace {
@@ -32,7 +34,12 @@ BlockList parse_blocks(const std::string& text, int64_t nblocks) {
   BlockList blocks;
   std::stringstream list(text);
   for (std::string item; std::getline(list, item, ',');) {
+    // from_chars would read "-1" as a range with no first block.
+    if (!item.empty() && item[0] == '-')
+      throw std::invalid_argument("block '" + item + "' is negative: blocks count from 0");
     const size_t dash = item.find('-');
+    if (dash != std::string::npos && dash + 1 == item.size())
+      throw std::invalid_argument("block range '" + item + "' lacks its last block");
     const int64_t a = number(item.substr(0, dash), 0, nblocks - 1, "block");
     const int64_t b = dash == std::string::npos ? a : number(item.substr(dash + 1), a, nblocks - 1, "block");
     // Consumers walk a step's blocks one by one: bounded so that one line
@@ -227,11 +234,14 @@ void write_plan(std::ostream& out, const Plan& plan) {
       << "\nblocks " << h.blocks << "\ncommutative " << (h.commutative ? 1 : 0) << "\n";
   if (h.segments != 1) out << "segments " << h.segments << "\n";
   if (h.skip_empty) out << "empty-messages skip\n";
-  for (int64_t r = 0; r < h.p; ++r) {
-    const std::vector<Step> steps = plan.steps(r);
-    if (steps.empty()) continue;
+  // One step at a time (Plan::source): a pipelined rank's 2^40 steps never
+  // exist in memory at once.
+  for (int64_t r = 0; r < h.p && out; ++r) {
+    const StepSource next = plan.source(r);
+    Step s;
+    if (!next(s)) continue;
     out << "rank " << r << "\n";
-    for (const Step& s : steps) {
+    do {
       out << "step";
       if (!s.fold_blocks.empty()) out << (s.join ? " join " : " fold ") << to_string(s.fold_blocks);
       if (s.send_to >= 0) {
@@ -243,7 +253,7 @@ void write_plan(std::ostream& out, const Plan& plan) {
         if (s.combine != Combine::store) out << " combine " << combine_name(s.combine);
       }
       out << "\n";
-    }
+    } while (out && next(s));  // an output that failed (a full disk) ends the walk
   }
 }
 
@@ -291,6 +301,11 @@ Plan read_plan(std::istream& in) {
             const auto it = ranks->find(r);
             return it == ranks->end() ? std::vector<Step>{} : it->second;
           }};
+}
+
+Plan read_plan_file(const std::string& path) {
+  BoundedFileStream in(path, kMaxPlanFileBytes, "plan file");
+  return read_plan(in);
 }
 
 }  // namespace collsim::plan

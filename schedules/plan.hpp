@@ -67,6 +67,10 @@ namespace collsim::plan {
 
 // The most blocks a plan may have (B <= 2^40).
 inline constexpr int64_t kMaxBlocks = int64_t{1} << 40;
+// What the plan executor and the engine keep per rank and block (which
+// blocks hold a value, a bit each) stays within p·B <= 2^32: `run --plan`
+// refuses a plan file past it before starting anything.
+inline constexpr int64_t kMaxHoldings = int64_t{1} << 32;
 
 // What a send carries of each of its blocks.
 enum class Value { acc, input, acc_op_input, aux, acc_op_aux, acc_op_input_op_aux };
@@ -350,5 +354,9 @@ void write_plan(std::ostream& out, const Plan& plan);
 // (peers and blocks in range, p >= 1); whether the plan is right is the
 // verifier's business.
 Plan read_plan(std::istream& in);
+// read_plan of the file at `path`, read within kMaxPlanFileBytes
+// (common/bounded_read.hpp): a directory, a device or an endless pipe is one
+// std::invalid_argument or LimitError line naming the file.
+Plan read_plan_file(const std::string& path);
 
 }  // namespace collsim::plan

@@ -77,10 +77,12 @@ void write_goal(std::ostream& out, const Plan& plan, int64_t bytes, const std::s
   std::istringstream lines(comment);
   for (std::string line; std::getline(lines, line);) out << "// " << line << "\n";
   out << "num_ranks " << plan.header.p << "\n";
-  for (int64_t r = 0; r < plan.header.p; ++r) {
+  for (int64_t r = 0; r < plan.header.p && out; ++r) {
     out << "\nrank " << r << " {\n";
     RankWriter writer(out, plan.header, bytes);
-    for (const Step& s : plan.steps(r)) writer.step(s);
+    // One step at a time, as write_plan; a failed output ends the walk.
+    const StepSource next = plan.source(r);
+    for (Step s; out && next(s);) writer.step(s);
     out << "}\n";
   }
 }

@@ -30,7 +30,9 @@
 #include <string>
 #include <utility>
 
+#include "bounded_read.hpp"  // limit_text
 #include "circulant_plan.hpp"
+#include "errors.hpp"
 #include "plan_families.hpp"
 
 namespace collsim::plan {
@@ -65,6 +67,7 @@ class AllRounds {
     for (int64_t v = 0; v < p; ++v) {
       const sim::CirculantPlan plan(s_, v, n, false);
       first_ = plan.first();
+      if (v == 0) reserve_rounds(plan.end() - first_);
       recvs_.resize(static_cast<size_t>(plan.end() - first_));
       for (int64_t i = first_; i < plan.end(); ++i) add(recvs_[at(i)], v, plan.recv_block(i));
     }
@@ -97,13 +100,27 @@ class AllRounds {
  private:
   size_t at(int64_t i) const { return static_cast<size_t>(i - first_); }
 
+  // The table's bytes, counted before each allocation against
+  // kMaxTableBytes: a huge n (or p·n) is a LimitError, not bad_alloc.
+  // Each receivers' run has about one senders' run.
+  static constexpr int64_t kMaxTableBytes = int64_t{2} << 30;
+  int64_t bytes_ = 0;
+  void reserve(int64_t bytes_more) {
+    if (bytes_more > kMaxTableBytes - bytes_)
+      throw LimitError("circulant all-to-all plan at p = " + std::to_string(p_) + ", " + std::to_string(n_) +
+                       " blocks a segment: its table of rounds passes the limit of " + limit_text(kMaxTableBytes) +
+                       "; fewer blocks (--blocks) or a smaller p");
+    bytes_ += bytes_more;
+  }
+  void reserve_rounds(int64_t rounds) { reserve(rounds * 2 * int64_t{sizeof(std::vector<MoveRun>)}); }
+
   // Appends v's move of block u (none if u < 0) to a round's runs.
-  static void add(std::vector<MoveRun>& runs, int64_t v, int64_t u) {
+  void add(std::vector<MoveRun>& runs, int64_t v, int64_t u) {
     if (u < 0) return;
     if (!runs.empty() && runs.back().v_last == v - 1 && runs.back().u == u)
       runs.back().v_last = v;
     else
-      runs.push_back({v, v, u});
+      reserve(2 * int64_t{sizeof(MoveRun)}), runs.push_back({v, v, u});
   }
 
   // A round's senders: v sends to v + skip what v + skip receives

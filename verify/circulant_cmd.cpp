@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "bounded_stream.hpp"
 #include "circulant_check.hpp"
 #include "circulant_sweep.hpp"
 #include "range_sweep.hpp"
@@ -83,8 +84,7 @@ std::string describe_in_file(Counterexample c, int64_t root) {
 }
 
 int verify_file(const std::string& path, const std::vector<int64_t>& blocks, std::optional<int64_t> root_given) {
-  std::ifstream in(path);
-  if (!in) throw cli::UsageError("cannot open '" + path + "'");
+  BoundedFileStream in(path, kMaxScheduleCsvBytes, "schedule CSV");  // none, a directory, too big: one line
   CirculantCsv file;
   try {
     file = read_circulant_csv(in, path);
@@ -173,6 +173,10 @@ CirculantSweep unpack_sweep(const std::string& text) {
   return s;
 }
 
+// A check at p holds its schedule tables and the data flow's state: 60
+// bytes a rank measured at p = 2^22, rounded up.
+constexpr int64_t kCheckBytesPerRank = 64;
+
 CirculantSweep sweep_circulant(cli::Range range, const std::vector<int64_t>& blocks, int threads) {
   CirculantSweep total;
   std::mutex lock;  // guards total
@@ -212,9 +216,13 @@ int verify_circulant(int argc, char** argv, const CirculantSweeper& sweeper) {
   if (vm.count("blocks")) blocks = cli::parse_list(vm["blocks"].as<std::string>(), "--blocks", 1, 1 << 20);
   const int threads = static_cast<int>(cli::parse_int(vm["threads"].as<std::string>(), "--threads", 1, 256));
 
-  if (vm.count("file")) return verify_file(vm["file"].as<std::string>(), blocks, root_option(vm));
+  if (vm.count("file")) {
+    cli::reject_given(vm, {"threads"}, "is for --p; a file is checked on one thread");
+    return verify_file(vm["file"].as<std::string>(), blocks, root_option(vm));
+  }
   if (vm.count("root")) throw cli::UsageError("--root applies to --file only");
   const cli::Range range = cli::parse_range(vm["p"].as<std::string>(), "--p", 1, kMaxProcs);
+  check_sweep_memory(range, threads, kCheckBytesPerRank, "verify circulant");
   const auto start = std::chrono::steady_clock::now();
   const CirculantSweep result = sweeper(range, blocks, threads);
   print_sweep(range, result, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

@@ -5,11 +5,11 @@
 // line), 2 malformed file or bad input (one line).
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <optional>
 #include <stdexcept>
 
 #include "args.hpp"
+#include "bounded_stream.hpp"
 #include "plan_builders.hpp"
 #include "plan_check.hpp"
 #include "verify_kinds.hpp"
@@ -21,9 +21,10 @@ namespace {
 using cli::po::value;
 
 // The plan, or none after one line on stderr saying why the file is malformed.
+// A file that cannot be read (none, a directory, over the size limit) is
+// main's one line; only the parser's complaints are "malformed".
 std::optional<plan::Plan> read_plan_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw cli::UsageError("cannot open '" + path + "'");
+  BoundedFileStream in(path, kMaxPlanFileBytes, "plan file");
   try {
     return plan::read_plan(in);
   } catch (const std::invalid_argument& e) {
@@ -91,12 +92,38 @@ int verify_builders(Collective c, const std::vector<std::string>& names, cli::Ra
   return 0;
 }
 
+// --collective's value; an unknown name is a usage error.
+Collective collective_option(const cli::po::variables_map& vm) {
+  try {
+    return parse_collective(vm["collective"].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw cli::UsageError(std::string("--collective: ") + e.what());
+  }
+}
+
+// --algo's options that none of `names` would use are errors, not ignored.
+void reject_unused(const cli::po::variables_map& vm, Collective c, const std::vector<std::string>& names) {
+  bool pipelined = false, on_nodes = false;
+  for (const std::string& name : names) {
+    const plan::PlanAlgorithm& a = plan::find_plan_algorithm(c, name);
+    pipelined |= a.cut == plan::Cut::pipelined;
+    on_nodes |= a.build_on_nodes != nullptr;
+  }
+  const std::string algo = vm["algo"].as<std::string>();
+  const std::string none =
+      algo == "all" ? std::string("no ") + collective_name(c) + " algorithm is one" : algo + " is not one";
+  if (!rooted(c)) cli::reject_given(vm, {"root"}, std::string("is for bcast and reduce; ") + collective_name(c) + " has no root");
+  if (!pipelined) cli::reject_given(vm, {"blocks"}, "is for pipelined algorithms; " + none);
+  if (!on_nodes) cli::reject_given(vm, {"node-size"}, "is for the node-aware algorithms; " + none);
+}
+
 }  // namespace
 
 int verify_plan(int argc, char** argv) {
   cli::po::options_description opts("verify plan options");
   opts.add_options()("file", value<std::string>(), "plan file (collsim-plan 1 text format); /dev/stdin reads the input")(
-      "collective", value<std::string>(), "with --algo: bcast, reduce, allreduce, scan, exscan, ...")(
+      "collective", value<std::string>(),
+      "bcast, reduce, allreduce, scan, exscan, ... (with --file: must agree with the file's header)")(
       "algo", value<std::string>(), "instead of --file: an algorithm of ours with a plan, or all")(
       "p", value<std::string>(), "with --algo: p range A:B (or one p)")(
       "blocks", value<std::string>()->default_value("1,2,7"), "with --algo: block counts of pipelined algorithms")(
@@ -116,24 +143,33 @@ int verify_plan(int argc, char** argv) {
   if (vm.count("file") == vm.count("algo")) throw cli::UsageError("give --file F or --algo NAME|all (one of them)");
   if (vm.count("algo")) {
     if (!vm.count("collective") || !vm.count("p")) throw cli::UsageError("--algo needs --collective and --p");
-    Collective c;
+    const Collective c = collective_option(vm);
     std::vector<std::string> names;
     try {
-      c = parse_collective(vm["collective"].as<std::string>());
       const std::string algo = vm["algo"].as<std::string>();
       names = algo == "all" ? plan::plan_algorithms(c) : std::vector<std::string>{plan::find_plan_algorithm(c, algo).name};
     } catch (const std::invalid_argument& e) {
       throw cli::UsageError(e.what());
     }
+    reject_unused(vm, c, names);
     const cli::Range range = cli::parse_range(vm["p"].as<std::string>(), "--p", 1, kMaxPlanRanks);
     const auto pipelined = cli::parse_list(vm["blocks"].as<std::string>(), "--blocks", 1, int64_t{1} << 20);
     const int64_t root = cli::parse_int(vm["root"].as<std::string>(), "--root", 0, range.hi - 1);
     const auto nodes = cli::parse_list(vm["node-size"].as<std::string>(), "--node-size", 1, kMaxPlanRanks);
     return verify_builders(c, names, range, pipelined, nodes, root, vm.count("quiet") > 0);
   }
+  // A plan file's header says what --algo's options would: given with
+  // --file they would be ignored, and --collective may only agree with it.
+  cli::reject_given(vm, {"p", "blocks", "root", "node-size"}, "is for --algo; a plan file (--file) has its own");
   const std::string path = vm["file"].as<std::string>();
+  const std::optional<Collective> said = vm.count("collective") ? std::optional(collective_option(vm)) : std::nullopt;
   const std::optional<plan::Plan> plan = read_plan_file(path);
   if (!plan) return 2;
+  const Collective c = plan->header.collective;
+  if (said && *said != c)
+    throw cli::UsageError("--collective " + std::string(collective_name(*said)) + " contradicts '" + path +
+                          "', whose header says " + collective_name(c) + ": drop --collective or make it " +
+                          collective_name(c));
   const PlanReport rep = check_plan(*plan);  // std::length_error: exit 2 through main
   if (rep.failure) {
     std::printf("FAIL %s\n", describe(*rep.failure).c_str());

@@ -1,11 +1,25 @@
 #include "range_sweep.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "bounded_read.hpp"  // limit_text
+#include "errors.hpp"
+
 namespace collsim {
+
+void check_sweep_memory(cli::Range range, int threads, int64_t bytes_per_rank, const std::string& label) {
+  const int64_t at_once = std::min<int64_t>(threads, range.hi - range.lo + 1);
+  const int64_t most_p = kMaxSweepBytes / bytes_per_rank / at_once;
+  if (range.hi <= most_p) return;
+  const int64_t mib = (range.hi * bytes_per_rank * at_once + (int64_t{1} << 20) - 1) >> 20;  // < 2^47: no overflow
+  throw LimitError(label + ": p = " + std::to_string(range.hi) + " on " + std::to_string(at_once) +
+                   " thread(s) needs about " + std::to_string(mib) + " MiB, over the limit of " +
+                   limit_text(kMaxSweepBytes) + ": --p up to " + std::to_string(most_p) + " (or fewer --threads)");
+}
 
 std::optional<Counterexample> sweep_range(cli::Range range, int threads, const std::string& label,
                                           const std::function<std::optional<Counterexample>(int64_t p)>& check) {

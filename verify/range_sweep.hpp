@@ -20,4 +20,13 @@ namespace collsim {
 std::optional<Counterexample> sweep_range(cli::Range range, int threads, const std::string& label,
                                           const std::function<std::optional<Counterexample>(int64_t p)>& check);
 
+// What the per-p checks' tables may hold at once (README, "Limits").
+inline constexpr int64_t kMaxSweepBytes = int64_t{2} << 30;  // 2 GiB
+
+// A check at p holds about p·bytes_per_rank (measured) until it ends, and
+// up to `threads` checks run at once: throws LimitError naming the largest
+// p that fits where `range` would need more than kMaxSweepBytes, before
+// anything is allocated.
+void check_sweep_memory(cli::Range range, int threads, int64_t bytes_per_rank, const std::string& label);
+
 }  // namespace collsim

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "block_policy.hpp"
+#include "bounded_stream.hpp"
 #include "goal_read.hpp"
 #include "goal_sim.hpp"
 #include "output.hpp"
@@ -129,8 +130,7 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
     candidates.push_back({a->name, a, {}});
   }
   for (const PlanFile& f : req.plans) {
-    std::ifstream in(f.path);
-    candidates.push_back({plan_row_name(f.path), nullptr, plan::read_plan(in)});
+    candidates.push_back({plan_row_name(f.path), nullptr, plan::read_plan_file(f.path)});
   }
   Net net = engine_net(req, rules);
   net.element = element_bytes(c, req.op);
@@ -170,8 +170,7 @@ std::vector<Row> evaluate_goal(const SimRequest& req, const EngineRules& rules, 
     throw std::invalid_argument("a GOAL schedule runs under --rules loggopsim only");
   const auto start = std::chrono::steady_clock::now();
   const double cpu = process_cpu_seconds();
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot read GOAL file '" + path + "'");
+  BoundedFileStream in(path, kMaxPlanFileBytes, "GOAL file");
   engine::Result res;
   try {
     const goal::Schedule schedule = goal::read_goal(in);

@@ -264,12 +264,13 @@ const std::vector<std::string>& smpi_network_flags() {
 }
 
 void check_sizes(const SimRequest& req) {
-  // Every rank holds the whole message (reductions: input and result):
-  // p·m or 2p·m bytes of real memory; in scale mode only the windows' pages
-  // are private, plus one rank's share each (2m in all).
+  // Every rank holds the whole message (reductions: input and result, and
+  // up to two scratch vectors of m, as ring's non-commutative path): p·m or
+  // 4p·m bytes of real memory; in scale mode only the windows' pages are
+  // private, plus one rank's share each (2m in all).
   constexpr int64_t kMemoryLimit = int64_t{8} << 30;
   const Collective c = collective_of(req);
-  const int64_t copies = c == Collective::bcast ? 1 : 2, elem = element_bytes(c, req.op);
+  const int64_t copies = c == Collective::bcast ? 1 : req.scale || !reduces(c) ? 2 : 4, elem = element_bytes(c, req.op);
   for (int64_t bytes : req.sizes) {
     const int64_t per_rank = req.scale ? std::min(bytes, kMaxWindowBytes) : bytes;
     if (per_rank > (kMemoryLimit - (req.scale ? 2 * bytes : 0)) / copies / req.p)

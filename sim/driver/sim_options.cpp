@@ -11,6 +11,8 @@
 #include <stdexcept>
 
 #include "bounded_read.hpp"
+#include "bounded_stream.hpp"
+#include "errors.hpp"
 #include "plan.hpp"
 #include "plan_builders.hpp"
 #include "platform_check.hpp"
@@ -314,10 +316,12 @@ std::vector<const Algorithm*> read_algorithms(Collective c, const std::string& l
                                               std::vector<std::string>* plan_paths) {
   if (list == "all") return algorithms_of(c);
   std::vector<const Algorithm*> algos;
+  std::set<std::string> seen;  // a repeated name would run (and print) its case twice
   size_t start = 0;
   while (true) {
     const size_t comma = list.find(',', start);
     const std::string name = list.substr(start, comma - start);
+    if (!seen.insert(name).second) throw cli::UsageError("'" + name + "' given twice in '" + list + "'");
     if (name.compare(0, 5, "plan:") == 0) {
       if (!plan_paths) throw cli::UsageError("'" + name + "': plan files are for run (--plan) and compare");
       plan_paths->push_back(name.substr(5));
@@ -335,17 +339,19 @@ std::vector<const Algorithm*> read_algorithms(Collective c, const std::string& l
 
 void read_plan_files(const std::vector<std::string>& paths, Collective c, SimRequest& req) {
   for (const auto& path : paths) {
-    std::ifstream in(path);
-    if (!in) throw cli::UsageError("cannot read plan file '" + path + "'");
     const std::string name = fs::path(path).filename().string();
     if (name.find_first_of(",\"\n") != std::string::npos)
       throw cli::UsageError("plan file name '" + name + "' holds a comma, quote or newline, which its CSV rows cannot");
+    BoundedFileStream in(path, kMaxPlanFileBytes, "plan file");  // one line for none, a directory, too big
     plan::Header h;
     try {
       h = plan::read_plan(in).header;
     } catch (const std::invalid_argument& e) {
       throw cli::UsageError("plan file '" + path + "', " + e.what());
     }
+    if (h.p > plan::kMaxHoldings / h.blocks)
+      throw LimitError("plan file '" + path + "': p·blocks = " + std::to_string(h.p) + "·" + std::to_string(h.blocks) +
+                       " is over the limit of 2^32 that a run keeps per rank and block; a plan with fewer blocks");
     if (h.collective != c || h.p != req.p)
       throw cli::UsageError("plan file '" + path + "' is for " + collective_name(h.collective) + " at p = " +
                             std::to_string(h.p) + ", not " + collective_name(c) + " at p = " + std::to_string(req.p));

@@ -78,9 +78,7 @@ struct Options {
 };
 
 Candidate plan_candidate(const std::string& path, const HarnessArgs& a, int p) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot read plan file '" + path + "'");
-  auto pl = std::make_shared<const plan::Plan>(plan::read_plan(in));
+  auto pl = std::make_shared<const plan::Plan>(plan::read_plan_file(path));
   const plan::Header& h = pl->header;
   if (h.collective != a.collective || h.p != p)
     throw std::invalid_argument("plan '" + path + "' is for " + collective_name(h.collective) + " at p = " +

@@ -77,13 +77,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iterator>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "block_policy.hpp"
+#include "bounded_stream.hpp"
 #include "collective.hpp"
 #include "run_table.hpp"
 #include "tuning_rules.hpp"
@@ -131,13 +130,11 @@ const Algorithm* named(Collective c, const std::string& name) {
 
 // COLLSIM_RULES: the table and a hash of its bytes (FNV-1a) into `config`.
 void read_rules(const char* path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  if (!(text << file.rdbuf())) throw std::invalid_argument(std::string("COLLSIM_RULES: cannot read '") + path + "'");
+  // Every rank reads it: bounded, so /dev/zero is one line, not 4 GB a rank.
+  BoundedFileStream in(path, kMaxSmallFileBytes, "COLLSIM_RULES file");
   uint64_t hash = 14695981039346656037ull;
-  for (unsigned char ch : text.str()) hash = (hash ^ ch) * 1099511628211ull;
+  for (unsigned char ch : in.text()) hash = (hash ^ ch) * 1099511628211ull;
   config.rules_hash = static_cast<long long>(hash >> 1);
-  std::istringstream in(text.str());
   try {
     config.rules = read_tuning_rules(in);
   } catch (const std::invalid_argument& e) {
@@ -165,7 +162,7 @@ std::string configure() {
     if (const char* path = std::getenv("COLLSIM_RULES")) read_rules(path);
     const char* verbose = std::getenv("COLLSIM_VERBOSE");
     config.verbose = verbose && std::strcmp(verbose, "0") != 0 && *verbose != '\0';
-  } catch (const std::invalid_argument& e) {
+  } catch (const std::exception& e) {  // invalid_argument, or LimitError from the rules file's bound
     return e.what();
   }
   return "";

@@ -23,7 +23,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <sstream>
@@ -31,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "bounded_read.hpp"
 #include "gpu_call.hpp"
 #include "start_instant.hpp"
 #include "gpu_run_table.hpp"
@@ -86,10 +86,7 @@ Options parse(int argc, char** argv) {
 platforms::GpuPlatform read_platform() {
   const char* path = std::getenv(platforms::kGpuPlatformEnv);
   if (!path) throw std::invalid_argument(std::string("$") + platforms::kGpuPlatformEnv + " is not set");
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return platforms::gpu_platform_from_text(text.str());
+  return platforms::gpu_platform_from_text(read_bounded_file(path, kMaxSmallFileBytes, "GPU platform file"));
 }
 
 // The vector of n doubles; sampled: private around the edges of every pr
