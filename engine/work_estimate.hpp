@@ -28,8 +28,12 @@ std::optional<double> plan_messages(Collective c, const std::string& algorithm, 
 //     allreduce ring p = 4096: 3.35e7 messages in 5.1 s (6.6e6/s);
 //     allreduce circulant p = 2^18, n = 1: 9.4e6 in 6.1 s (1.5e6/s);
 //     bcast two-tree p = 2^18, n = 25: 6.6e6 in 6.5 s (1.0e6/s);
-//     bcast circulant p = 2^20, n = 19: 2.0e7 in 26 s (0.8e6/s).
-//   The slow end (large p: every rank's state is a cache miss) is the rate.
+//     bcast circulant p = 2^20, n = 19: 2.0e7 in 26 s (0.8e6/s);
+//     allreduce ring p = 16384: 5.4e8 in 157 s (3.4e6/s, load 3).
+//   The rate falls as p grows (the ranks' state leaves the caches); the
+//   slow end is the rate, so the expected time is an upper estimate.
+//   Not counted: multi-lane plans at one rank per node rename blocks one
+//   by one, O(p) a message (p = 16384: 13 s against 1 s estimated).
 inline constexpr double kEngineMessagesPerSecond = 1.0e6;
 //   plan export (collsim plan > /dev/null): bcast binomial p = 2^22:
 //     4.2e6 messages in 2.7 s (1.6e6/s); circulant p = 2^18, n = 64: 1.7e7 in
