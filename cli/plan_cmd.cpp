@@ -13,6 +13,7 @@
 #include "plan_builders.hpp"
 #include "plan_goal.hpp"
 #include "sim_options.hpp"
+#include "work_limits.hpp"
 
 namespace collsim {
 
@@ -68,6 +69,7 @@ int plan_command(int argc, char** argv) {
       "node-size", value<std::string>()->default_value("1"), "ranks per node, block-wise (node-aware algorithms)")(
       "format", value<std::string>()->default_value("plan"), "plan or goal")(
       "out", value<std::string>(), "output file (default: standard output)");
+  sim::add_max_messages_option(opts);
   cli::po::variables_map vm;
   if (!cli::parse_options(argc, argv, opts, vm, kUsage)) return 0;
   const std::string format = vm["format"].as<std::string>(), algo = vm["algo"].as<std::string>();
@@ -77,15 +79,22 @@ int plan_command(int argc, char** argv) {
   const int64_t bytes = sim::parse_bytes(vm["size"].as<std::string>(), "--size");
   const int64_t node_size = cli::parse_int(vm["node-size"].as<std::string>(), "--node-size", 1, kMaxProcs);
   plan::Plan plan;
+  engine::Work work;
   try {
     const Collective c = parse_collective(vm["collective"].as<std::string>());
     const plan::PlanAlgorithm& a = plan::find_plan_algorithm(c, algo);
     if (!a.build_on_nodes)
       cli::reject_given(vm, {"node-size"}, "is for the node-aware algorithms; " + algo + " knows no nodes");
-    plan = plan::build_plan(c, algo, p, root, block_count(a, vm, p), node_size);
+    const int64_t blocks = block_count(a, vm, p);
+    work.messages = engine::plan_messages(c, algo, p, blocks, node_size).value_or(0);
+    work.seconds = work.messages / engine::kExportMessagesPerSecond;
+    engine::check_work(work, sim::max_messages(vm, engine::kDefaultMaxExportMessages),
+                       std::string("the plan of ") + collective_name(c) + " " + algo + " at p = " + std::to_string(p));
+    plan = plan::build_plan(c, algo, p, root, blocks, node_size);
   } catch (const std::invalid_argument& e) {
     throw cli::UsageError(e.what());
   }
+  const sim::Heartbeat beat("plan", work.seconds);
   if (!vm.count("out")) {
     write(std::cout, format, plan, algo, bytes);
     return 0;

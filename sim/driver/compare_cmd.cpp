@@ -15,6 +15,7 @@
 #include "gpu_compare.hpp"
 #include "output.hpp"
 #include "sim_options.hpp"
+#include "work_limits.hpp"
 
 namespace collsim {
 
@@ -113,7 +114,7 @@ std::string scaling_script(const sim::SimRequest& req, const std::string& collec
 // algorithm the engine cannot run at some p (too many holdings) is left out
 // there with a warning; a plan file is for its own p only.
 int compare_scaling(sim::SimRequest& req, const std::vector<int64_t>& ps, const sim::EngineRules& rules,
-                    const fs::path& out, sim::Collective c) {
+                    const fs::path& out, sim::Collective c, double max_messages) {
   if (req.sizes.size() != 1) throw cli::UsageError("a list of --p plots time against p at one size: give one --sizes");
   if (!req.plans.empty()) throw cli::UsageError("plan files are for one p: give them without a list of --p");
   cli::Progress progress("compare");
@@ -126,6 +127,7 @@ int compare_scaling(sim::SimRequest& req, const std::vector<int64_t>& ps, const 
     for (const sim::Algorithm* a : algos) {
       req.p = p;
       req.algos = {a};
+      if (sim::keep_within_limit(req, sim::Runner::engine, max_messages).algos.empty()) continue;
       try {
         for (const sim::Row& r : sim::evaluate_plans(req, rules)) rows.push_back(r);
       } catch (const std::invalid_argument& e) {
@@ -185,7 +187,10 @@ int compare_command(int argc, char** argv) {
   sim::skip_unrunnable(req);
   const fs::path out = vm["out"].as<std::string>();
   sim::make_directories(out);
-  if (rules) return compare_scaling(req, ps, *rules, out, c);
+  const sim::Runner runner = rules ? sim::Runner::engine : sim::Runner::smpi;
+  const double max_messages = sim::max_messages(vm, sim::default_max_messages(runner));
+  if (rules) return compare_scaling(req, ps, *rules, out, c, max_messages);
+  req = sim::keep_within_limit(req, runner, max_messages);
 
   cli::Progress progress("compare");
   std::vector<std::string> failures;

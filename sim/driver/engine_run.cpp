@@ -14,21 +14,11 @@
 #include "output.hpp"
 #include "loggopsim.hpp"
 #include "plan_builders.hpp"
+#include "work_limits.hpp"
 
 namespace collsim::sim {
 
 namespace {
-
-// The plan's block count for algorithm `a` at `bytes`: as the harness picks
-// it (--blocks, else the block policy) for pipelined algorithms, else the
-// algorithm's own cut (plan::cut_blocks).
-int64_t plan_blocks(const Algorithm& a, const plan::PlanAlgorithm& pa, const SimRequest& req, const Net& net,
-                    int64_t bytes) {
-  if (pa.cut != plan::Cut::pipelined) return plan::cut_blocks(pa.cut, req.p);
-  Net policy = net;  // the α-β models see a message's whole fixed cost
-  policy.alpha = net.alpha + platforms::per_message(req.platform) - req.platform.alpha;
-  return req.blocks > 0 ? req.blocks : choose_blocks(a, policy, req.p, bytes);
-}
 
 double peak_mib() {
   rusage use{};
@@ -141,6 +131,7 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
     throw std::invalid_argument("the engine cuts reduce_scatter and allgatherv data evenly; --layout even, or --engine smpi");
   std::vector<Row> rows;
   std::string per_rank = kPerRankHeader;
+  const Heartbeat beat("engine", expected_seconds(req, Runner::engine));
   for (const Candidate& cand : candidates) {
     for (int64_t bytes : req.sizes) {
       for (int64_t root : req.roots) {

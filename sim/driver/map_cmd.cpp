@@ -27,6 +27,7 @@
 #include "output.hpp"
 #include "region_plot.hpp"
 #include "sim_options.hpp"
+#include "work_limits.hpp"
 
 namespace collsim {
 
@@ -155,15 +156,18 @@ int map_command(int argc, char** argv) {
   const fs::path out = vm["out"].as<std::string>();
   sim::make_directories(out);
 
+  const sim::Runner runner = rules ? sim::Runner::engine : sim::Runner::smpi;
+  const double max_messages = sim::max_messages(vm, sim::default_max_messages(runner));
   std::map<std::pair<int64_t, int64_t>, Cell> cells;
   cli::Progress progress("map");
   for (size_t i = 0; i < ps.size(); ++i) {
     req.p = ps[i];
     req.platform = sim::platform_from(vm, ps[i]);
     std::vector<std::string> failures;
-    const auto rows = rules ? engine_rows(req, *rules, failures)
+    const sim::SimRequest cases = sim::keep_within_limit(req, runner, max_messages);
+    const auto rows = rules ? engine_rows(cases, *rules, failures)
                             : sim::simulate(
-                                  req,
+                                  cases,
                                   [&](size_t done, size_t total) {
                                     progress.update((double(i) + double(done) / double(total)) / double(ps.size()),
                                                     "p = " + std::to_string(ps[i]) + " (" + std::to_string(i + 1) +

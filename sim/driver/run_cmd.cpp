@@ -8,6 +8,7 @@
 #include "engine_run.hpp"
 #include "goal_read.hpp"
 #include "sim_options.hpp"
+#include "work_limits.hpp"
 
 namespace collsim {
 
@@ -36,8 +37,11 @@ void print_rows(const std::vector<sim::Row>& rows, const std::string& format) {
 // The rows of `req` from the engine --engine names.
 std::vector<sim::Row> run_engine(const cli::po::variables_map& vm, const sim::SimRequest& req) {
   const std::optional<sim::EngineRules> rules = sim::read_engine_options(vm);
+  const sim::Runner runner = rules ? sim::Runner::engine : sim::Runner::smpi;
+  sim::check_work(req, runner, sim::max_messages(vm, sim::default_max_messages(runner)));
   if (!rules) {
     if (vm.count("per-rank")) throw cli::UsageError("--per-rank is for --engine loggp");
+    const sim::Heartbeat beat("run", sim::expected_seconds(req, runner));
     return sim::simulate(req);
   }
   try {

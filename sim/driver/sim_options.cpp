@@ -16,6 +16,7 @@
 #include "plan.hpp"
 #include "plan_builders.hpp"
 #include "platform_check.hpp"
+#include "work_limits.hpp"
 
 namespace collsim::sim {
 
@@ -414,6 +415,7 @@ void add_engine_options(cli::po::options_description& opts) {
       "only rules for a GOAL file, run --plan F.goal)")(
       "L", value<double>(), "--engine loggp: latency L in seconds (default: the platform's alpha)")(
       "G", value<double>(), "--engine loggp: seconds per byte G (default: the platform's beta)");
+  add_max_messages_option(opts);
 }
 
 std::optional<EngineRules> read_engine_options(const cli::po::variables_map& vm) {

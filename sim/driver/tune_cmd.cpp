@@ -37,6 +37,7 @@
 #include "region_plot.hpp"
 #include "sim_options.hpp"
 #include "tuning_rules.hpp"
+#include "work_limits.hpp"
 
 namespace collsim {
 
@@ -104,7 +105,7 @@ Sweep run_sweep(Collective c, OperatorClass op, Target target, const std::vector
     req.platform = sim::platform_from(vm, ps[i]);
     std::vector<std::string> failures;
     const auto rows = sim::simulate(
-        req,
+        sim::keep_within_limit(req, sim::Runner::smpi, sim::max_messages(vm, sim::default_max_messages(sim::Runner::smpi))),
         [&](size_t batch, size_t total) {
           progress.update(done + share * (double(i) + double(batch) / double(total)) / double(ps.size()),
                           std::string(sim::collective_name(c)) + " " + sim::operator_class_name(op) +
@@ -306,6 +307,7 @@ int tune_command(int argc, char** argv) {
       "ompi: the table is for commutative operators only (all Open MPI algorithms, swept with bxor)")(
       "out", value<std::string>()->required(), "the rules file; FILE's stem .csv and -C-CLASS.png beside it");
   sim::add_platform_options(opts);
+  sim::add_max_messages_option(opts);
   cli::po::variables_map vm;
   if (!cli::parse_options(argc, argv, opts, vm,
                           "usage: collsim tune --collective C[,C..] --p LIST --target ompi|collsim --out FILE "

@@ -1,0 +1,117 @@
+#include "work_limits.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "block_policy.hpp"
+#include "errors.hpp"
+
+namespace collsim::sim {
+
+using cli::po::value;
+
+int64_t plan_blocks(const Algorithm& a, const plan::PlanAlgorithm& pa, const SimRequest& req, const Net& net,
+                    int64_t bytes) {
+  if (pa.cut != plan::Cut::pipelined) return plan::cut_blocks(pa.cut, req.p);
+  Net policy = net;  // the α-β models see a message's whole fixed cost
+  policy.alpha = net.alpha + platforms::per_message(req.platform) - req.platform.alpha;
+  return req.blocks > 0 ? req.blocks : choose_blocks(a, policy, req.p, bytes);
+}
+
+void add_max_messages_option(cli::po::options_description& opts) {
+  opts.add_options()("max-messages", value<std::string>(),
+                     "refuse (exit 4; compare, map, tune: skip with a warning) a case whose estimated messages, "
+                     "summed over the ranks, exceed N, before it runs (default: 2000000000 for --engine loggp, "
+                     "100000000 under SMPI, 1000000000 for `collsim plan`: each about an hour or 50 GB)");
+}
+
+double max_messages(const cli::po::variables_map& vm, double default_limit) {
+  if (!vm.count("max-messages")) return default_limit;
+  return static_cast<double>(cli::parse_int(vm["max-messages"].as<std::string>(), "--max-messages", 1,
+                                            std::numeric_limits<int64_t>::max()));
+}
+
+double default_max_messages(Runner runner) {
+  return runner == Runner::engine ? engine::kDefaultMaxEngineMessages : engine::kDefaultMaxSmpiMessages;
+}
+
+namespace {
+
+// One case's messages: the plan's, or a built-in's log-depth guess.
+double case_messages(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes) {
+  const std::vector<std::string> planned = plan::plan_algorithms(a.collective);
+  if (std::find(planned.begin(), planned.end(), a.name) == planned.end())
+    return static_cast<double>(req.p) * (std::floor(std::log2(static_cast<double>(req.p))) + 1);
+  const plan::PlanAlgorithm& pa = plan::find_plan_algorithm(a.collective, a.name);
+  const int64_t blocks = plan_blocks(a, pa, req, net, bytes);
+  return engine::plan_messages(a.collective, a.name, req.p, blocks, net.node_size).value_or(0);
+}
+
+std::string case_name(const SimRequest& req, const Algorithm& a) {
+  return std::string(collective_name(a.collective)) + " " + a.name + " at p = " + std::to_string(req.p);
+}
+
+}  // namespace
+
+engine::Work algorithm_work(const SimRequest& req, const Algorithm& a, Runner runner) {
+  const Net net = platform_net(req.platform);
+  const double runs = runner == Runner::smpi ? req.reps + req.warmup : 1;
+  engine::Work work;
+  for (int64_t bytes : req.sizes) {
+    const double messages = runs * case_messages(req, a, net, bytes) * static_cast<double>(req.roots.size());
+    work.messages = std::max(work.messages, messages);
+    work.seconds += runner == Runner::engine
+                        ? messages / engine::kEngineMessagesPerSecond
+                        : static_cast<double>(req.p) * engine::kSmpiSecondsPerRank + messages * engine::kSmpiSecondsPerMessage;
+  }
+  return work;
+}
+
+double expected_seconds(const SimRequest& req, Runner runner) {
+  double seconds = 0;
+  for (const Algorithm* a : req.algos) seconds += algorithm_work(req, *a, runner).seconds;
+  return seconds;
+}
+
+void check_work(const SimRequest& req, Runner runner, double limit) {
+  for (const Algorithm* a : req.algos) engine::check_work(algorithm_work(req, *a, runner), limit, case_name(req, *a));
+}
+
+SimRequest keep_within_limit(SimRequest req, Runner runner, double limit) {
+  std::vector<const Algorithm*> kept;
+  for (const Algorithm* a : req.algos) {
+    const engine::Work work = algorithm_work(req, *a, runner);
+    if (work.messages <= limit) {
+      kept.push_back(a);
+      continue;
+    }
+    std::fprintf(stderr, "collsim: warning: skipped %s: %s, over the limit of %s messages (--max-messages N raises it)\n",
+                 case_name(req, *a).c_str(), engine::describe(work).c_str(), engine::count_text(limit).c_str());
+  }
+  req.algos = kept;
+  return req;
+}
+
+Heartbeat::Heartbeat(std::string label, double expected_seconds) {
+  thread_ = std::thread([this, label = std::move(label), expected_seconds] {
+    cli::Progress progress(label);
+    const std::string detail = "of about " + engine::duration_text(expected_seconds) + " expected";
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!stop_.wait_for(lock, std::chrono::seconds(1), [this] { return done_; }))
+      progress.update(std::min(progress.elapsed_seconds() / std::max(expected_seconds, 1.0), 0.99), detail);
+  });
+}
+
+Heartbeat::~Heartbeat() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    done_ = true;
+  }
+  stop_.notify_one();
+  thread_.join();
+}
+
+}  // namespace collsim::sim

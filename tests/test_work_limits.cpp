@@ -1,0 +1,150 @@
+// Work estimated before it starts (issue 31): engine/work_estimate.hpp's
+// message counts against the plans themselves, and the commands' refusals
+// (exit 4, one line, before any work), --max-messages and compare's skip.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "errors.hpp"
+#include "plan_builders.hpp"
+#include "run_cli.hpp"
+#include "work_estimate.hpp"
+
+namespace collsim {
+namespace {
+
+using plan::Cut;
+
+constexpr Collective kAll[] = {Collective::bcast,      Collective::reduce, Collective::allreduce,
+                               Collective::reduce_scatter, Collective::allgatherv, Collective::scan,
+                               Collective::exscan};
+
+// The messages (sends) of the built plan, every rank's steps counted.
+double counted_messages(const plan::Plan& pl) {
+  double sends = 0;
+  plan::Step s;
+  for (int64_t r = 0; r < pl.header.p; ++r)
+    for (plan::StepSource next = pl.source(r); next(s);) sends += s.send_to >= 0 ? 1 : 0;
+  return sends;
+}
+
+// Every builder, every p up to 40 and some beyond, pipelines at n = 1, 2, 7,
+// node-aware ones at several node sizes: the estimate is within a factor
+// of 2 of the plan's count, so a refusal's count and time mean something.
+TEST(WorkEstimate, WithinTwiceOfEveryBuiltPlan) {
+  std::vector<int64_t> ps;
+  for (int64_t p = 1; p <= 40; ++p) ps.push_back(p);
+  for (int64_t p : {64, 65, 100, 129}) ps.push_back(p);
+  for (Collective c : kAll)
+    for (const std::string& name : plan::plan_algorithms(c)) {
+      const plan::PlanAlgorithm& a = plan::find_plan_algorithm(c, name);
+      for (int64_t p : ps)
+        for (int64_t n : {1, 2, 7}) {
+          if (a.cut != Cut::pipelined && n > 1) continue;
+          for (int64_t node : {1, 3, 4, 16}) {
+            if (node > 1 && !a.build_on_nodes) continue;
+            const int64_t blocks = a.cut == Cut::pipelined ? n : plan::cut_blocks(a.cut, p);
+            const double actual = counted_messages(plan::build_plan(c, name, p, 0, blocks, node));
+            const std::optional<double> estimate = engine::plan_messages(c, name, p, n, node);
+            ASSERT_TRUE(estimate) << collective_name(c) << " " << name << ": no estimate";
+            EXPECT_TRUE(*estimate >= actual / 2 && *estimate <= 2 * actual)
+                << collective_name(c) << " " << name << " p " << p << " n " << n << " node " << node << ": estimate "
+                << *estimate << ", plan " << actual;
+          }
+        }
+    }
+}
+
+TEST(WorkEstimate, LargeCasesInClosedForm) {
+  // The issue's cases: ring allreduce at 2^17 (2p(p − 1)), binomial at 2^31 − 1 (p − 1).
+  EXPECT_DOUBLE_EQ(*engine::plan_messages(Collective::allreduce, "ring", 131072, 1), 2.0 * 131072 * 131071);
+  EXPECT_DOUBLE_EQ(*engine::plan_messages(Collective::bcast, "binomial", 2147483647, 1), 2147483646.0);
+  EXPECT_FALSE(engine::plan_messages(Collective::bcast, "smpi:default", 8, 1));
+  EXPECT_THROW(engine::check_work({3e10, 3600}, 2e9, "x"), LimitError);
+  EXPECT_NO_THROW(engine::check_work({2e9, 3600}, 2e9, "x"));
+}
+
+struct Timed {
+  test::CliResult result;
+  double seconds;
+};
+
+Timed timed_collsim(const std::vector<std::string>& args) {
+  const auto start = std::chrono::steady_clock::now();
+  test::CliResult r = test::run_collsim_argv(args);
+  return {r, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+}
+
+// Exit 4 within a second (nothing was run), one line that names the count
+// and the option.
+void expect_refused(const std::vector<std::string>& args, const std::string& count) {
+  const Timed t = timed_collsim(args);
+  std::string line = t.result.out;
+  EXPECT_EQ(t.result.status, kExitLimit) << line;
+  EXPECT_LT(t.seconds, 1.0) << line;
+  EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 1) << line;
+  EXPECT_NE(line.find(count + " messages"), std::string::npos) << line;
+  EXPECT_NE(line.find("expected"), std::string::npos) << line;
+  EXPECT_NE(line.find("--max-messages"), std::string::npos) << line;
+}
+
+TEST(WorkLimits, PlanExportOfTwoBillionRanksIsRefused) {
+  expect_refused({"plan", "--collective", "bcast", "--algo", "binomial", "--p", "2147483647", "--size", "1KiB"},
+                 "2.1e+09");
+}
+
+TEST(WorkLimits, QuadraticEngineRunIsRefused) {
+  expect_refused({"run", "--engine", "loggp", "--collective", "allreduce", "--algo", "ring", "--p", "131072", "--size",
+                  "1MiB"},
+                 "3.4e+10");
+}
+
+TEST(WorkLimits, QuadraticSmpiRunIsRefusedBeforeSmpirun) {
+  expect_refused({"run", "--collective", "allreduce", "--algo", "ring", "--p", "16384", "--size", "1MiB"}, "5.4e+08");
+}
+
+// allreduce ring at p = 64 sends 2 * 64 * 63 = 8064 messages.
+TEST(WorkLimits, MaxMessagesLowersAndRaisesTheLimit) {
+  const std::vector<std::string> ring{"run", "--engine", "loggp", "--collective", "allreduce", "--algo", "ring",
+                                      "--p", "64", "--size", "1KiB"};
+  std::vector<std::string> low = ring, high = ring;
+  low.insert(low.end(), {"--max-messages", "1000"});
+  high.insert(high.end(), {"--max-messages", "10000"});
+  expect_refused(low, "8064");
+  const test::CliResult ok = test::run_collsim_argv(high);
+  EXPECT_EQ(ok.status, 0) << ok.out;
+  EXPECT_NE(ok.out.find("ring"), std::string::npos) << ok.out;
+
+  const std::vector<std::string> plan{"plan", "--collective", "allreduce", "--algo", "ring", "--p", "64", "--size", "1KiB"};
+  std::vector<std::string> plan_low = plan, plan_high = plan;
+  plan_low.insert(plan_low.end(), {"--max-messages", "1000"});
+  plan_high.insert(plan_high.end(), {"--max-messages", "8064"});
+  expect_refused(plan_low, "8064");
+  EXPECT_EQ(test::run_collsim_argv(plan_high).status, 0);
+  EXPECT_EQ(test::run_collsim_argv({"run", "--engine", "loggp", "--collective", "allreduce", "--algo", "ring", "--p",
+                                    "64", "--size", "1KiB", "--max-messages", "0"})
+                .status,
+            kExitBadInput);
+}
+
+// compare --engine loggp: the case over the limit is skipped with one
+// warning, the others are written.
+TEST(WorkLimits, CompareSkipsTheCaseOverTheLimit) {
+  const std::string dir = test::fresh_path("work_limits_compare");
+  const test::CliResult r =
+      test::run_collsim_argv({"compare", "--engine", "loggp", "--collective", "allreduce", "--algos",
+                              "ring,recursive-doubling", "--p", "64", "--sizes", "1KiB", "--max-messages", "2000",
+                              "--out", dir});
+  EXPECT_EQ(r.status, 0) << r.out;
+  const std::string warning = "warning: skipped allreduce ring at p = 64: about 8064 messages";
+  EXPECT_NE(r.out.find(warning), std::string::npos) << r.out;
+  const std::string csv = test::read_file(dir + "/results.csv");
+  EXPECT_NE(csv.find(",recursive-doubling,"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find(",ring,"), std::string::npos) << csv;
+}
+
+}  // namespace
+}  // namespace collsim
