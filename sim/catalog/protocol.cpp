@@ -76,7 +76,10 @@ std::optional<double> optional_double(const std::string& s) {
 
 std::string plan_row_name(const std::string& path) {
   const size_t slash = path.rfind('/');
-  return "plan:" + (slash == std::string::npos ? path : path.substr(slash + 1));
+  std::string name = "plan:" + (slash == std::string::npos ? path : path.substr(slash + 1));
+  for (char& c : name)
+    if (c == ',' || c == '"' || static_cast<unsigned char>(c) <= ' ' || c == '\x7f') c = '_';
+  return name;
 }
 
 std::vector<std::string> to_argv(const HarnessArgs& a) {
@@ -98,7 +101,8 @@ std::vector<std::string> to_argv(const HarnessArgs& a) {
           "--scale",      a.scale ? "1" : "0",
           "--restrictions", a.ignore_restrictions ? "ignore" : "check"};
   // No empty words (smpirun's script drops them); one word per plan path
-  // (a file name may hold commas).
+  // (collsim-mpi gets the user's, which may hold commas; under smpirun the
+  // driver passes fixed names, driver/scratch_dir.hpp).
   if (!a.algos.empty()) argv.insert(argv.end(), {"--algos", join(a.algos)});
   for (const auto& path : a.plan_files) argv.insert(argv.end(), {"--plan", path});
   return argv;

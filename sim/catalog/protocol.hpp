@@ -42,7 +42,10 @@ std::vector<std::string> to_argv(const HarnessArgs& args);
 // sizes against the operator) are the harness's.
 HarnessArgs from_argv(int argc, const char* const* argv, int first = 1);
 
-// The algorithm column of a plan file's rows: "plan:" and the file's name.
+// The algorithm column of a plan file's rows: "plan:" and the file's name,
+// with '_' for each comma, double quote, blank and control character, so
+// that the CSV needs no quoting (pandas, gnuplot and a split at commas all
+// read it) and a list of names split at blanks keeps it one word.
 std::string plan_row_name(const std::string& path);
 
 // One result row: one case of one algorithm.

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "errors.hpp"
 #include "gpu_compare.hpp"
 #include "output.hpp"
 #include "sim_options.hpp"
@@ -193,10 +194,10 @@ int compare_command(int argc, char** argv) {
   req = sim::keep_within_limit(req, runner, max_messages);
 
   cli::Progress progress("compare");
-  std::vector<std::string> failures;
+  std::vector<std::string> failures, deadlocked;
   const auto rows = sim::simulate(
       req, [&](size_t done, size_t total) { progress.update(double(done) / double(total), std::to_string(done) + "/" + std::to_string(total) + " cases"); },
-      &failures);
+      &failures, &deadlocked);
   for (const auto& f : failures) std::fprintf(stderr, "collsim: warning: %s\n", f.c_str());
 
   const std::string csv = "results.csv", png = std::string(sim::collective_name(c)) + ".png";
@@ -235,11 +236,14 @@ int compare_command(int argc, char** argv) {
   }
   std::printf("results: %s\nplot:    %s\n", (out / csv).string().c_str(), (out / png).string().c_str());
   // A failed built-in is SimGrid's problem (warned above); a failed one of
-  // ours, or a failed plan file, is the user's to see in the exit status.
+  // ours, or a failed plan file, is the user's to see in the exit status
+  // (kExitDeadlock where it deadlocked).
   std::vector<std::string> ours;
   for (const sim::Algorithm* a : req.algos)
     if (!a->has(sim::kSmpiBuiltin)) ours.push_back(a->name);
   for (const sim::PlanFile& plan : req.plans) ours.push_back(sim::plan_row_name(plan.path));
+  for (const std::string& name : ours)
+    if (std::find(deadlocked.begin(), deadlocked.end(), name) != deadlocked.end()) return kExitDeadlock;
   for (const std::string& name : ours)
     if (std::none_of(rows.begin(), rows.end(), [&](const sim::Row& r) { return r.algorithm == name; }) ||
         std::any_of(rows.begin(), rows.end(), [&](const sim::Row& r) { return r.algorithm == name && !r.correct; }))

@@ -4,6 +4,7 @@
 #include "process.hpp"
 #include "scratch_dir.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -42,6 +43,17 @@ std::string error_lines(const std::string& err) {
   return why;
 }
 
+// Adds a run's trace (its own header line first) to `path`, which holds
+// earlier runs' traces under one header.
+void append_trace(const fs::path& path, const std::string& trace) {
+  std::error_code ec;
+  const bool fresh = !fs::exists(path, ec) || fs::file_size(path, ec) == 0;
+  const size_t body = fresh ? 0 : std::min(trace.size(), trace.find('\n') + 1);
+  std::ofstream out(path, std::ios::app);
+  out << trace.substr(body);
+  if (!out.flush()) throw OutputError("cannot write " + path.string());
+}
+
 std::string join(const std::vector<int64_t>& v) {
   std::string s;
   for (int64_t x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
@@ -52,23 +64,20 @@ std::string join(const std::vector<int64_t>& v) {
 
 SmpiResult run_smpirun(const platforms::GpuPlatform& pf, const std::string& program,
                        const std::vector<std::string>& args) {
+  // Fixed names only on smpirun's command line (scratch_dir.hpp).
   const ScratchDir dir("collsim-gpu");
   const fs::path params = dir.path() / "platform.txt";
   write_file(params, platforms::gpu_platform_text(pf));
   write_file(dir.path() / "hosts.txt", platforms::gpu_hostfile(pf));
-  Command cmd;
-  cmd.dir = dir.path();
-  cmd.stdout_to = dir.path() / "out.txt";
-  cmd.stderr_to = dir.path() / "err.txt";
-  cmd.env = {{platforms::kGpuPlatformEnv, params.string()}};
-  cmd.argv = {"smpirun", "-no-privatize", "-np", std::to_string(pf.ranks()), "-platform", COLLSIM_GPU_PLATFORM_LIB,
-              "-hostfile", "hosts.txt"};
-  for (const auto& flag : smpi_network_flags()) cmd.argv.push_back(flag);
-  cmd.argv.insert(cmd.argv.end(), std::begin(kGpuFlags), std::end(kGpuFlags));
-  cmd.argv.push_back(program);
-  cmd.argv.insert(cmd.argv.end(), args.begin(), args.end());
+  fs::create_symlink(COLLSIM_GPU_PLATFORM_LIB, dir.path() / "gpu-platform.so");
+  fs::create_symlink(fs::absolute(program), dir.path() / "program.so");
+  SmpirunCall call{pf.ranks(), "./gpu-platform.so", smpi_network_flags(), "./program.so", args};
+  call.options.insert(call.options.end(), std::begin(kGpuFlags), std::end(kGpuFlags));
+  Command cmd = smpirun_command(dir, call);
+  cmd.env.emplace_back(platforms::kGpuPlatformEnv, params.string());  // an environment variable: never split
   const ExitStatus status = run_process(cmd);
-  return {status.code, read_text_file(cmd.stdout_to), read_text_file(cmd.stderr_to)};
+  return {status.code, read_text_file(cmd.stdout_to), read_text_file(cmd.stderr_to),
+          read_text_file(dir.path() / kGpuTraceName)};
 }
 
 std::string gpu_csv_line(const GpuRow& r) {
@@ -89,8 +98,9 @@ std::vector<GpuRow> simulate_gpu(const GpuRequest& req, const std::function<void
         "--reps", std::to_string(req.reps), "--warmup", std::to_string(req.warmup), "--sample-above",
         std::to_string(req.sample_above >= 0 ? req.sample_above : gpu_full_check_limit(req.platform.ranks()))};
     if (req.trace_bytes >= 0)
-      args.insert(args.end(), {"--trace-bytes", std::to_string(req.trace_bytes), "--trace-file", req.trace_file});
+      args.insert(args.end(), {"--trace-bytes", std::to_string(req.trace_bytes), "--trace-file", kGpuTraceName});
     const SmpiResult r = run_smpirun(req.platform, COLLSIM_GPU_LIB, args);
+    if (req.trace_bytes >= 0) append_trace(req.trace_file, r.trace);
     std::stringstream lines(r.out);
     std::string line;
     const bool header = static_cast<bool>(std::getline(lines, line)) && line == kGpuCsvHeader;

@@ -17,7 +17,11 @@ namespace collsim::sim::gpu {
 struct SmpiResult {
   int status = -1;  // exit status of smpirun
   std::string out, err;
+  std::string trace;  // what the program wrote to kGpuTraceName in its working directory
 };
+// The trace file's name in the scratch directory (GpuRequest::trace_file
+// gets its rows after the run).
+inline constexpr const char* kGpuTraceName = "trace.csv";
 
 // smpirun -np <ranks> on `program` (a shared object with main) with `args`
 // (an argument vector), the pure α-β network flags of driver/launch.cpp and

@@ -19,7 +19,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "bounded_read.hpp"
 #include "engine_run.hpp"
+#include "errors.hpp"
 #include "output.hpp"
 #include "plan_builders.hpp"
 #include "process.hpp"
@@ -141,14 +143,19 @@ Measured run_measured(const Command& cmd) {
 const std::vector<std::string> kScaleFlags = {"--cfg=contexts/stack-size:64", "--cfg=contexts/guard-size:0",
                                               "--cfg=smpi/barrier:ompi_tree", "--cfg=smpi/shared-malloc:global"};
 
-// Why a batch failed, for one error line: SimGrid's own error lines, or its
-// deadlock report, or the exit status.
+// SimGrid's report of simulated ranks that wait for each other forever.
+bool reports_deadlock(const std::string& err) { return err.find("Deadlock") != std::string::npos; }
+
+// Why a batch failed, in one line: SimGrid's own error lines (at most
+// three), or the exit status.
 std::string failure_reason(const ExitStatus& status, const std::string& err) {
-  if (err.find("Deadlock") != std::string::npos) return "deadlock: the simulated ranks wait for each other forever";
+  if (reports_deadlock(err)) return "deadlock: the simulated ranks wait for each other forever";
   std::string why;
+  int kept = 0;
   std::stringstream errs(err);
-  for (std::string l; std::getline(errs, l);)
-    if (l.find("rror") != std::string::npos || l.find("CRITICAL") != std::string::npos) why += "\n  " + l;
+  for (std::string l; std::getline(errs, l) && kept < 3;)
+    if (l.find("rror") != std::string::npos || l.find("CRITICAL") != std::string::npos)
+      why += (kept++ ? "; " : ": ") + l;
   return status.describe() + (why.empty() ? ", printed no result rows" : why);
 }
 
@@ -168,42 +175,69 @@ std::optional<double> loggp_model(const SimRequest& req, const Row& r) {
   return model_us(req, *a, r.bytes, r.root, cut == plan::Cut::pipelined ? r.blocks : plan::cut_blocks(cut, req.p));
 }
 
-// One smpirun over `algos` and `plans` (all ours and the plan files, or one
-// built-in).
-std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algorithm*>& algos,
-                           const std::vector<PlanFile>& plans, ScratchDir& dir, const fs::path& platform) {
-  HarnessArgs args{
-      collective_of(req),
-      {},
-      {},
-      req.sizes,
-      req.roots,
-      req.blocks,
-      platform_net(req.platform),
-      req.reps,
-      req.warmup,
-      req.op,
-      req.layout,
-      req.scale,
-      req.ignore_restrictions};
-  for (const Algorithm* a : algos) args.algos.push_back(a->name);
-  for (const PlanFile& plan : plans) args.plan_files.push_back(plan.path);
+// The scratch directory's fixed names: smpirun's shell sees no other
+// (scratch_dir.hpp). Plan files are copied, so their names are gone.
+constexpr const char* kPlatformName = "platform.xml";
+constexpr const char* kHarnessName = "libcollsim-smpi.so";
+std::string staged_plan(size_t i) { return "plan-" + std::to_string(i) + ".plan"; }
+
+// Writes the platform (ours, or a copy of the user's XML), the host file and
+// copies of the plan files into `dir`, and links the harness library there.
+void stage(const SimRequest& req, const ScratchDir& dir) {
+  const std::string& name = req.platform.name;
+  const bool file = name.size() > 4 && name.compare(name.size() - 4, 4, ".xml") == 0;
+  write_file(dir.path() / kPlatformName, file ? read_bounded_file(name, kMaxPlatformFileBytes, "platform file")
+                                              : platforms::platform_xml(req.platform));
+  write_file(dir.path() / "hosts.txt", platforms::hostfile(req.platform, req.p));
+  for (size_t i = 0; i < req.plans.size(); ++i)
+    write_file(dir.path() / staged_plan(i), read_bounded_file(req.plans[i].path, kMaxPlanFileBytes, "plan file"));
   const char* lib_env = std::getenv("COLLSIM_SMPI_LIB");
-  Command cmd;
-  cmd.dir = dir.path();
-  cmd.stdout_to = dir.path() / "out.csv";
-  cmd.stderr_to = dir.path() / "err.txt";
-  cmd.argv = {"smpirun", "-no-privatize", "-np", std::to_string(req.p), "-platform", platform.string(),
-              "-hostfile", "hosts.txt"};
-  for (const auto& flag : smpi_network_flags()) cmd.argv.push_back(flag);
-  for (auto& flag : platforms::overhead_flags(req.platform)) cmd.argv.push_back(std::move(flag));
-  if (req.scale) cmd.argv.insert(cmd.argv.end(), kScaleFlags.begin(), kScaleFlags.end());
+  fs::create_symlink(fs::absolute(lib_env != nullptr ? lib_env : COLLSIM_SMPI_LIB), dir.path() / kHarnessName);
+}
+
+// What one smpirun runs: all of our catalog algorithms, or one plan file
+// (so that one that deadlocks takes nothing else with it), or one SimGrid
+// built-in (each needs its own --cfg=smpi/<collective>:<name>).
+struct Batch {
+  std::vector<const Algorithm*> algos;
+  std::optional<size_t> plan;  // an index into SimRequest::plans
+};
+
+std::vector<Batch> batches_of(const SimRequest& req) {
+  Batch ours;
+  for (const Algorithm* a : req.algos)
+    if (!a->has(kSmpiBuiltin)) ours.algos.push_back(a);
+  std::vector<Batch> batches;
+  if (!ours.algos.empty()) batches.push_back(ours);
+  for (size_t i = 0; i < req.plans.size(); ++i) batches.push_back({{}, i});
+  for (const Algorithm* a : req.algos)
+    if (a->has(kSmpiBuiltin)) batches.push_back({{a}, std::nullopt});
+  return batches;
+}
+
+// The harness's arguments for `batch` (a plan file: its staged copy).
+HarnessArgs harness_args(const SimRequest& req, const Batch& batch) {
+  HarnessArgs args{collective_of(req), {},        {},        req.sizes, req.roots, req.blocks, platform_net(req.platform),
+                   req.reps,           req.warmup, req.op,   req.layout, req.scale, req.ignore_restrictions};
+  for (const Algorithm* a : batch.algos) args.algos.push_back(a->name);
+  if (batch.plan) args.plan_files.push_back(staged_plan(*batch.plan));
+  return args;
+}
+
+// Batch number `number` of simulate: one smpirun. A failure that is a
+// deadlock is DeadlockError.
+std::vector<Row> run_batch(const SimRequest& req, const Batch& batch, ScratchDir& dir, size_t number) {
+  const std::vector<const Algorithm*>& algos = batch.algos;
+  const HarnessArgs args = harness_args(req, batch);
+  SmpirunCall call{req.p, kPlatformName, smpi_network_flags(), std::string("./") + kHarnessName, to_argv(args),
+                   "batch-" + std::to_string(number)};
+  for (auto& flag : platforms::overhead_flags(req.platform)) call.options.push_back(std::move(flag));
+  if (req.scale) call.options.insert(call.options.end(), kScaleFlags.begin(), kScaleFlags.end());
   // "default" needs no selection (and scan and exscan have no selector).
   if (!algos.empty() && algos.front()->has(kSmpiBuiltin) && algos.front()->builtin_name() != "default")
-    cmd.argv.push_back(std::string("--cfg=smpi/") + collective_name(args.collective) + ":" +
-                       algos.front()->builtin_name());
-  cmd.argv.push_back(lib_env ? lib_env : COLLSIM_SMPI_LIB);
-  for (auto& word : to_argv(args)) cmd.argv.push_back(std::move(word));
+    call.options.push_back(std::string("--cfg=smpi/") + collective_name(args.collective) + ":" +
+                           algos.front()->builtin_name());
+  const Command cmd = smpirun_command(dir, call);
 
   const Measured run = run_measured(cmd);
   std::vector<Row> rows;
@@ -214,20 +248,28 @@ std::vector<Row> run_batch(const SimRequest& req, const std::vector<const Algori
   const std::string prefix = std::string(collective_name(args.collective)) + ",";
   while (header && std::getline(lines, line))
     if (line.compare(0, prefix.size(), prefix) == 0) rows.push_back(parse_row(line));
+  // The harness names a plan by its staged copy (plan:plan-0.plan); the user
+  // knows it by the file's own name.
+  const std::string plan_name = batch.plan ? plan_row_name(req.plans[*batch.plan].path) : "";
+  for (Row& r : rows)
+    if (batch.plan && r.algorithm == plan_row_name(args.plan_files.front())) r.algorithm = plan_name;
   // Exit status 1 with every row present: some result was wrong, which the rows say.
-  if (!header || rows.size() != (algos.size() + plans.size()) * req.sizes.size() * req.roots.size() ||
+  if (!header || rows.size() != (args.algos.size() + args.plan_files.size()) * req.sizes.size() * req.roots.size() ||
       (!run.status.ok() && std::none_of(rows.begin(), rows.end(), [](const Row& r) { return !r.correct; }))) {
     dir.keep();
     std::string names;
     for (const auto& name : args.algos) names += (names.empty() ? "" : ",") + name;
-    for (const auto& path : args.plan_files) names += (names.empty() ? "plan:" : ",plan:") + path;
+    if (batch.plan) names += (names.empty() ? "" : ",") + plan_name;
+    const std::string err = read_text_file(cmd.stderr_to);
     std::ostringstream why;
     if (run.timed_out)
       why << "killed at COLLSIM_TIME_LIMIT = " << run.limit_s << " s";
     else
-      why << failure_reason(run.status, read_text_file(cmd.stderr_to));
-    throw std::runtime_error("smpirun failed for " + names + " (" + why.str() + ")\n  files kept in " +
-                             dir.path().string() + "; rerun: " + display_command(cmd));
+      why << failure_reason(run.status, err);
+    const std::string message = "smpirun failed for " + names + " (" + why.str() + "); files kept in " +
+                                dir.path().string() + "; rerun: " + display_command(cmd);
+    if (!run.timed_out && reports_deadlock(err)) throw DeadlockError(message);
+    throw std::runtime_error(message);
   }
   for (Row& r : rows) {
     r.wall_s = run.wall_s;
@@ -283,39 +325,30 @@ void check_sizes(const SimRequest& req) {
 }
 
 std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t, size_t)>& on_batch,
-                          std::vector<std::string>* failures) {
+                          std::vector<std::string>* failures, std::vector<std::string>* deadlocked) {
   check_sizes(req);
   for (const Algorithm* a : req.algos)
     if (const std::string unmet = unmet_restriction(*a, req.op); !unmet.empty() && !req.ignore_restrictions)
       throw std::invalid_argument(unmet + " (run --ignore-restrictions runs it anyway, to see it fail)");
   ScratchDir dir("collsim");
-  const bool file = req.platform.name.size() > 4 &&
-                    req.platform.name.compare(req.platform.name.size() - 4, 4, ".xml") == 0;
-  const fs::path platform = file ? fs::absolute(req.platform.name) : dir.path() / "platform.xml";
-  if (!file) write_file(platform, platforms::platform_xml(req.platform));
-  write_file(dir.path() / "hosts.txt", platforms::hostfile(req.platform, req.p));
-  // Ours in one batch, each built-in in its own.
-  std::vector<std::vector<const Algorithm*>> batches(1);
-  for (const Algorithm* a : req.algos) {
-    if (a->has(kSmpiBuiltin))
-      batches.push_back({a});
-    else
-      batches.front().push_back(a);
-  }
-  if (batches.front().empty() && req.plans.empty()) batches.erase(batches.begin());
+  stage(req, dir);
+  const std::vector<Batch> batches = batches_of(req);
   const size_t per_algo = req.sizes.size() * req.roots.size();
   size_t done = 0;
   std::vector<Row> rows;
-  for (const auto& batch : batches) {
-    const bool ours = batch.empty() || !batch.front()->has(kSmpiBuiltin);
+  for (size_t i = 0; i < batches.size(); ++i) {
     try {
-      auto more = run_batch(req, batch, ours ? req.plans : std::vector<PlanFile>{}, dir, platform);
+      auto more = run_batch(req, batches[i], dir, i);
       rows.insert(rows.end(), more.begin(), more.end());
     } catch (const std::runtime_error& e) {
       if (!failures) throw;
       failures->push_back(e.what());
+      if (deadlocked && dynamic_cast<const DeadlockError*>(&e)) {
+        for (const Algorithm* a : batches[i].algos) deadlocked->push_back(a->name);
+        if (batches[i].plan) deadlocked->push_back(plan_row_name(req.plans[*batches[i].plan].path));
+      }
     }
-    done += (batch.size() + (ours ? req.plans.size() : 0)) * per_algo;
+    done += (batches[i].algos.size() + (batches[i].plan ? 1 : 0)) * per_algo;
     if (on_batch) on_batch(done, (req.algos.size() + req.plans.size()) * per_algo);
   }
   return rows;

@@ -1,7 +1,8 @@
-// The driver side of a simulation: `simulate` writes the platform and host
-// file to a temporary directory, starts smpirun on libcollsim-smpi.so (an
-// argument vector, catalog/protocol.hpp's to_argv) and reads the harness's
-// rows back (parse_row).
+// The driver side of a simulation: `simulate` writes the platform, host file
+// and copies of the plan files to a scratch folder under fixed names, starts
+// smpirun there on libcollsim-smpi.so (an argument vector of fixed words,
+// catalog/protocol.hpp's to_argv; scratch_dir.hpp says why) and reads the
+// harness's rows back (parse_row).
 #pragma once
 
 #include <cstdint>
@@ -59,21 +60,25 @@ const std::vector<std::string>& smpi_network_flags();
 // CPU seconds this process has used so far.
 double process_cpu_seconds();
 
-// Runs every case; one smpirun for all of our algorithms, one per SimGrid
-// built-in (each needs its own --cfg=smpi/<collective>:<name>). `on_batch`
-// is told after each smpirun how many of `total` cases are done. An
-// algorithm whose restrictions the request breaks (unmet_restriction) is
-// std::invalid_argument before anything starts. Wrong
-// results come back as rows with correct = false. A failed smpirun (a crash,
-// a deadlock, missing rows) throws std::runtime_error with its error lines,
-// or, given `failures`, is recorded there and the other batches go on.
 // Throws std::invalid_argument where a size does not fit req: p copies of
 // it above the 8 GiB a simulation may allocate, or no whole number of the
 // operator's elements. simulate() checks it first; a sweep of many p can
 // check every p before the first starts.
 void check_sizes(const SimRequest& req);
 
+// Runs every case: one smpirun for all of our algorithms, one per plan file,
+// one per SimGrid built-in (each needs its own --cfg=smpi/<collective>:<name>).
+// `on_batch` is told after each smpirun how many of `total` cases are done.
+// An algorithm whose restrictions the request breaks (unmet_restriction) is
+// std::invalid_argument before anything starts. Wrong results come back as
+// rows with correct = false. A failed smpirun (a crash, missing rows) throws
+// std::runtime_error in one line, naming the scratch folder it keeps for a
+// rerun; a deadlock throws DeadlockError (common/errors.hpp). Given
+// `failures`, the line is recorded there instead and the other batches go
+// on; `deadlocked` then gets the names (as in the rows) of what deadlocked.
+// The scratch folder is removed unless a failure named it.
 std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t done, size_t total)>& on_batch = {},
-                          std::vector<std::string>* failures = nullptr);
+                          std::vector<std::string>* failures = nullptr,
+                          std::vector<std::string>* deadlocked = nullptr);
 
 }  // namespace collsim::sim
