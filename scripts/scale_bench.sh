@@ -5,7 +5,8 @@
 # seconds of wall time (recorded as over-time) or when the machine's
 # MemAvailable falls below FLOOR_MIB (over-memory). Appends to results/scale/summary.csv:
 #   collective,algorithm,p,status,time_us,correct,checked_ranks,wall_s,cpu_s,mem_mib,load1
-# status: ok, wrong (correct = 0), over-time, over-memory, failed (an error: see *.log).
+# status: ok, wrong (correct = 0), over-time, over-memory, refused (collsim's
+# work estimate is over --max-messages, exit 4: see *.log), failed (an error).
 # wall_s depends on what else the machine runs (load1: its 1-minute load at
 # the start); cpu_s is the simulation's own CPU time.
 #
@@ -40,7 +41,8 @@ algorithms_of() {
 
 mem_available_mib() { awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo; }
 
-# Runs one case in its own process group; prints ok, over-time or over-memory.
+# Runs one case in its own process group; prints ok, refused, over-time or
+# over-memory.
 run_case() {
   local log=$1; shift
   setsid "$collsim" run --platform alphabeta "$@" > "$log.csv" 2> "$log" &
@@ -58,7 +60,7 @@ run_case() {
     sleep 2
   done
   wait "$pid"
-  echo ok
+  if [ $? -eq 4 ]; then echo refused; else echo ok; fi
 }
 
 for c in $families; do
