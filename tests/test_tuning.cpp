@@ -378,6 +378,16 @@ TEST(Tune, OpenMpiRunsTheAlgorithmsTheFileNames) {
   EXPECT_NE(spied(fixed.out), seen) << fixed.out;
 }
 
+// A sweep past a simulation's buffers is refused before it starts: a limit
+// (exit 4), one line.
+TEST(Tune, BuffersPastTheLimitAreRefusedFirst) {
+  const auto r = test::run_collsim_argv({"tune", "--out", test::fresh_path("tune_big") + "/t.rules", "--p", "1152",
+                                         "--collective", "bcast", "--target", "collsim", "--sizes", "16MiB"});
+  EXPECT_EQ(r.status, 4) << r.out;
+  EXPECT_NE(r.out.find("over the 16 GiB of buffers"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+}
+
 TEST(Tune, BadInputIsOneLine) {
   const std::string out = test::fresh_path("tune_bad") + "/t.rules";
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
@@ -385,8 +395,6 @@ TEST(Tune, BadInputIsOneLine) {
        "no Open MPI algorithm that SimGrid ports is mapped for scan"},
       {{"--p", "4", "--collective", "reduce", "--target", "ompi", "--sizes", "8"},
        "8B is no whole number of 32-byte matmul elements (the non-commutative sweep)"},
-      {{"--p", "1152", "--collective", "bcast", "--target", "collsim", "--sizes", "8MiB"},
-       "exceeds the 8 GiB of buffers"},
       {{"--p", "4", "--collective", "bcast", "--target", "ompi2"}, "known: ompi, collsim"},
       {{"--p", "4", "--collective", "bcast", "--target", "collsim", "--commutative"}, "it is for --target ompi"},
       {{"--p", "4", "--collective", "bcast,", "--target", "collsim"}, "--collective: empty name"},

@@ -24,6 +24,7 @@
 #include "errors.hpp"
 #include "output.hpp"
 #include "plan_builders.hpp"
+#include "platform_check.hpp"
 #include "process.hpp"
 #include "scale.hpp"
 #include "scratch_dir.hpp"
@@ -186,8 +187,14 @@ std::string staged_plan(size_t i) { return "plan-" + std::to_string(i) + ".plan"
 void stage(const SimRequest& req, const ScratchDir& dir) {
   const std::string& name = req.platform.name;
   const bool file = name.size() > 4 && name.compare(name.size() - 4, 4, ".xml") == 0;
-  write_file(dir.path() / kPlatformName, file ? read_bounded_file(name, kMaxPlatformFileBytes, "platform file")
-                                              : platforms::platform_xml(req.platform));
+  // A user's XML is checked again as copied: SimGrid reads only the text
+  // that was accepted, even if the file changed since the options were read.
+  std::string xml = platforms::platform_xml(req.platform);
+  if (file) {
+    xml = read_bounded_file(name, kMaxPlatformFileBytes, "platform file");
+    platforms::check_platform_xml(xml, name, platforms::hosts_used(req.platform, req.p));
+  }
+  write_file(dir.path() / kPlatformName, xml);
   write_file(dir.path() / "hosts.txt", platforms::hostfile(req.platform, req.p));
   for (size_t i = 0; i < req.plans.size(); ++i)
     write_file(dir.path() / staged_plan(i), read_bounded_file(req.plans[i].path, kMaxPlanFileBytes, "plan file"));
@@ -306,21 +313,26 @@ const std::vector<std::string>& smpi_network_flags() {
 }
 
 void check_sizes(const SimRequest& req) {
-  // Every rank holds the whole message (reductions: input and result, and
-  // up to two scratch vectors of m, as ring's non-commutative path): p·m or
-  // 4p·m bytes of real memory; in scale mode only the windows' pages are
-  // private, plus one rank's share each (2m in all).
-  constexpr int64_t kMemoryLimit = int64_t{8} << 30;
+  // The copies of the m-byte vector a rank holds at once, the most over our
+  // algorithms (PSS of `run --p 32 --size 16MiB --platform alphabeta`,
+  // 512 MiB a copy): bcast 1.04; allgatherv 1.3; scans, exscans and
+  // reductions up to 5.06 (circulant allreduce at its policy's block
+  // count, reduce ring with matmul 4.97). In scale mode only the windows'
+  // pages are private, plus one rank's share each (2m in all). 16 GiB of
+  // buffers leaves a third of this 24 GB machine to SimGrid.
+  constexpr int64_t kMemoryLimit = int64_t{16} << 30;
   const Collective c = collective_of(req);
-  const int64_t copies = c == Collective::bcast ? 1 : req.scale || !reduces(c) ? 2 : 4, elem = element_bytes(c, req.op);
+  const int64_t copies = c == Collective::bcast ? 1 : c == Collective::allgatherv ? 2 : 5;
+  const int64_t elem = element_bytes(c, req.op);
   for (int64_t bytes : req.sizes) {
     const int64_t per_rank = req.scale ? std::min(bytes, kMaxWindowBytes) : bytes;
     if (per_rank > (kMemoryLimit - (req.scale ? 2 * bytes : 0)) / copies / req.p)
-      throw std::invalid_argument("p x size = " + std::to_string(req.p) + " x " + format_bytes(bytes) +
-                       " exceeds the 8 GiB of buffers a simulation may allocate");
+      throw LimitError("p x size = " + std::to_string(req.p) + " x " + format_bytes(bytes) + " needs " +
+                       std::to_string(copies) + " copies a rank, over the 16 GiB of buffers a simulation may allocate" +
+                       (req.scale ? "" : " (--scale on keeps 4 KiB a rank real)"));
     if (bytes % elem != 0)
-      throw std::invalid_argument("size " + format_bytes(bytes) + " is no whole number of " + std::to_string(elem) + "-byte " +
-                       operator_name(req.op) + " elements");
+      throw std::invalid_argument("size " + format_bytes(bytes) + " is no whole number of " + std::to_string(elem) +
+                                  "-byte " + operator_name(req.op) + " elements");
   }
 }
 
