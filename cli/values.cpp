@@ -65,8 +65,8 @@ void require_one_of(const std::string& value, const std::string& what, const std
   throw UsageError("unknown " + what + " '" + value + "'; known: " + known);
 }
 
-Progress::Progress(std::string label)
-    : label_(std::move(label)), start_(std::chrono::steady_clock::now()), last_(start_) {}
+Progress::Progress(std::string label, int interval_s)
+    : label_(std::move(label)), start_(std::chrono::steady_clock::now()), last_(start_), interval_(interval_s) {}
 
 double Progress::elapsed_seconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -74,7 +74,7 @@ double Progress::elapsed_seconds() const {
 
 void Progress::update(double fraction, const std::string& detail) {
   const auto now = std::chrono::steady_clock::now();
-  if (now - start_ < std::chrono::seconds(2) || now - last_ < std::chrono::seconds(2)) return;
+  if (now - start_ < interval_ || now - last_ < interval_) return;
   last_ = now;
   printed_ = true;
   // Rewrite one line on a terminal; one line per update in a log file.

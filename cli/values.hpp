@@ -41,7 +41,8 @@ void require_one_of(const std::string& value, const std::string& what, const std
 // line at most every two seconds, so short runs stay quiet.
 class Progress {
  public:
-  explicit Progress(std::string label);
+  // A line at most every `interval_s` seconds, the first after that long.
+  explicit Progress(std::string label, int interval_s = 2);
   void update(double fraction, const std::string& detail);
   double elapsed_seconds() const;
   ~Progress();
@@ -49,6 +50,7 @@ class Progress {
  private:
   std::string label_;
   std::chrono::steady_clock::time_point start_, last_;
+  std::chrono::seconds interval_;
   bool printed_ = false;
 };
 

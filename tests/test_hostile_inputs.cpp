@@ -161,7 +161,7 @@ TEST(HostileSizes, LimitsComeBeforeAllocation) {
   expect_refused({"verify", "two-tree", "--p", "2147483647:2147483647", "--coloring", "log"}, 4, "limit of 2 GiB");
   expect_refused({"verify", "circulant", "--p", "8388608:8388671", "--threads", "64"}, 4, "fewer --threads");
   expect_refused({"run", "--collective", "allreduce", "--algo", "ring", "--p", "256", "--size", "16MiB"}, 4,
-                 "over the 16 GiB of buffers");
+                 "over the 12 GiB of buffers");
 }
 
 // 2^40 blocks, the largest a plan may have: refused by the work estimate

@@ -643,7 +643,11 @@ TEST(SimCli, BadInputIsOneErrorLine) {
   expect_usage_error("run --algo binomial --p 4 --size 100 --blocks 3", "takes no --blocks");
   expect_usage_error("run --algo circulant --p 4 --size 100 --blocks 101", "--blocks");
   expect_usage_error("run --algo circulant --p 4 --size 100 --root 4", "--root");
-  expect_usage_error("run --algo circulant --p 4000 --size 4MiB --scale off", "exceeds");
+  // Past a simulation's buffers (4000 copies of 4 MiB): a limit, exit 4.
+  const auto big = run_collsim("run --algo circulant --p 4000 --size 4MiB --scale off", true);
+  EXPECT_EQ(big.status, 4) << big.out;
+  EXPECT_EQ(std::count(big.out.begin(), big.out.end(), '\n'), 1) << big.out;
+  EXPECT_NE(big.out.find("over the 12 GiB of buffers"), std::string::npos) << big.out;
   expect_usage_error("run --algo circulant --p 4 --size 1 --duplex quarter", "known: full, half");
   expect_usage_error("run --algo circulant --p 4 --size 1 --duplex half", "links are unbounded");
   expect_usage_error("run --algo circulant --p 40 --size 1 --platform alphabeta --nodes 8", "does not fit");

@@ -86,10 +86,8 @@ Settings read_settings(const cli::po::variables_map& vm) {
     if (algos == "all")
       for (const auto& a : gpu_algorithms()) s.req.algos.push_back(&a);
     else
-      for (size_t start = 0, comma = 0; comma != std::string::npos; start = comma + 1) {
-        comma = algos.find(',', start);
-        s.req.algos.push_back(&find_gpu_algorithm(algos.substr(start, comma - start)));
-      }
+      for (const std::string& name : cli::parse_names(algos, "--algos"))  // a name given twice: an error
+        s.req.algos.push_back(&find_gpu_algorithm(name));
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }

@@ -318,9 +318,9 @@ void check_sizes(const SimRequest& req) {
   // 512 MiB a copy): bcast 1.04; allgatherv 1.3; scans, exscans and
   // reductions up to 5.06 (circulant allreduce at its policy's block
   // count, reduce ring with matmul 4.97). In scale mode only the windows'
-  // pages are private, plus one rank's share each (2m in all). 16 GiB of
-  // buffers leaves a third of this 24 GB machine to SimGrid.
-  constexpr int64_t kMemoryLimit = int64_t{16} << 30;
+  // pages are private, plus one rank's share each (2m in all). 12 GiB of
+  // buffers leaves half of this 24 GB machine to SimGrid and the rest.
+  constexpr int64_t kMemoryLimit = int64_t{12} << 30;
   const Collective c = collective_of(req);
   const int64_t copies = c == Collective::bcast ? 1 : c == Collective::allgatherv ? 2 : 5;
   const int64_t elem = element_bytes(c, req.op);
@@ -328,7 +328,7 @@ void check_sizes(const SimRequest& req) {
     const int64_t per_rank = req.scale ? std::min(bytes, kMaxWindowBytes) : bytes;
     if (per_rank > (kMemoryLimit - (req.scale ? 2 * bytes : 0)) / copies / req.p)
       throw LimitError("p x size = " + std::to_string(req.p) + " x " + format_bytes(bytes) + " needs " +
-                       std::to_string(copies) + " copies a rank, over the 16 GiB of buffers a simulation may allocate" +
+                       std::to_string(copies) + " copies a rank, over the 12 GiB of buffers a simulation may allocate" +
                        (req.scale ? "" : " (--scale on keeps 4 KiB a rank real)"));
     if (bytes % elem != 0)
       throw std::invalid_argument("size " + format_bytes(bytes) + " is no whole number of " + std::to_string(elem) +

@@ -61,7 +61,7 @@ const std::vector<std::string>& smpi_network_flags();
 double process_cpu_seconds();
 
 // Throws std::invalid_argument where a size does not fit req: p copies of
-// it above the 16 GiB a simulation may allocate (LimitError), or no whole number of the
+// it above the 12 GiB a simulation may allocate (LimitError), or no whole number of the
 // operator's elements. simulate() checks it first; a sweep of many p can
 // check every p before the first starts.
 void check_sizes(const SimRequest& req);

@@ -97,11 +97,16 @@ SimRequest keep_within_limit(SimRequest req, Runner runner, double limit) {
 
 Heartbeat::Heartbeat(std::string label, double expected_seconds) {
   thread_ = std::thread([this, label = std::move(label), expected_seconds] {
-    cli::Progress progress(label);
-    const std::string detail = "of about " + engine::duration_text(expected_seconds) + " expected";
+    // Time against the estimate, not measured progress: a line every 10 s
+    // (the first after 10 s), so that a log of a long run stays readable.
+    cli::Progress progress(label, 10);
+    const std::string expected = engine::duration_text(expected_seconds);
     std::unique_lock<std::mutex> lock(mutex_);
-    while (!stop_.wait_for(lock, std::chrono::seconds(1), [this] { return done_; }))
-      progress.update(std::min(progress.elapsed_seconds() / std::max(expected_seconds, 1.0), 0.99), detail);
+    while (!stop_.wait_for(lock, std::chrono::seconds(1), [this] { return done_; })) {
+      const double fraction = progress.elapsed_seconds() / std::max(expected_seconds, 1.0);
+      progress.update(std::min(fraction, 0.99), fraction < 1 ? "of about " + expected + " expected"
+                                                             : "(past the estimate of about " + expected + ")");
+    }
   });
 }
 
