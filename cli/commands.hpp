@@ -15,5 +15,6 @@ int compare_command(int argc, char** argv);
 int map_command(int argc, char** argv);
 int tune_command(int argc, char** argv);
 int viz_command(int argc, char** argv);
+int algorithms_command(int argc, char** argv);
 
 }  // namespace collsim

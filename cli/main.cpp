@@ -18,6 +18,8 @@ constexpr collsim::cli::Entry kSubcommands[] = {
      "an algorithm's plan (its messages, rank by rank) as a plan file or LogGOPSim GOAL"},
     {"verify", collsim::verify_command, "check schedules exhaustively over a range of p, or from a file"},
     {"bench", collsim::bench_command, "benchmarks of the schedule computations"},
+    {"algorithms", collsim::algorithms_command,
+     "every algorithm per collective (ours, then SimGrid's): kind, restrictions, source files"},
     {"run", collsim::run_command, "simulate one collective algorithm with SMPI"},
     {"compare", collsim::compare_command, "sweep sizes x algorithms (ours and SimGrid's), CSV + plot"},
     {"map", collsim::map_command, "fastest algorithm per (p, size) and ratio to SimGrid's best (seed 004 Fig. 3, 4)"},

@@ -18,6 +18,8 @@ cd "$(dirname "$0")/.."
 # COLLSIM (and COLLSIM_SMPI_LIB, which collsim reads) select another build,
 # e.g. the one before a change.
 collsim=${COLLSIM:-./build/cli/collsim}
+# shellcheck source=scripts/algorithm_names.sh
+. scripts/algorithm_names.sh
 columns="collective,algorithm,p,bytes,blocks,time_us,model_us,correct"
 
 work=""
@@ -28,8 +30,8 @@ run() {
   work=$(mktemp -d)
   echo "$columns" >"$out"
   for c in bcast reduce allreduce reduce_scatter allgatherv scan exscan; do
-    # Our algorithms of c, as `collsim run --help` lists them, and smpi:default.
-    algos=$("$collsim" run --help | awk -v c="$c" '$1 == c && $2 !~ /^smpi:/ { printf "%s,", $2 }')smpi:default
+    # Our algorithms of c, as `collsim algorithms` lists them, and smpi:default.
+    algos=$(algorithm_names "$collsim" "$c" ours | tr '\n' ,)smpi:default
     for p in 7 64 200; do
       echo "fixed matrix: $c p=$p" >&2
       "$collsim" compare --platform alphabeta --collective "$c" --p "$p" --sizes 1KiB,64KiB,1MiB --algos "$algos" \

@@ -14,6 +14,8 @@
 #   CSV's rows of SimGrid's built-ins (which our code does not change).
 #   COLLECTIVES = none: only rewrite table.md from the CSVs.
 set -eu
+# shellcheck source=scripts/algorithm_names.sh
+. "$(dirname "$0")/algorithm_names.sh"
 build=${1:-build}
 limit=${2:-1200}
 collectives=${3:-bcast allreduce}
@@ -32,7 +34,7 @@ for c in $collectives; do
     rm -f "$csv"
     sed -i "/^$c /d" "$out/not-run.txt"
   fi
-  for algo in $("$build/cli/collsim" run --help | awk -v c="$c" '$1 == c { print $2 }'); do
+  for algo in $(algorithm_names "$build/cli/collsim" "$c"); do
     case "$only:$algo" in ours:smpi:*) continue ;; esac
     rows=$(COLLSIM_TIME_LIMIT=$limit "$build/cli/collsim" run --collective "$c" --algo "$algo" --p 1152 \
       --size 1MiB --op bxor --platform omnipath36x32 --format csv 2>"$out/err.txt") || true

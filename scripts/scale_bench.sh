@@ -33,9 +33,12 @@ mkdir -p "$out"
 summary=$out/summary.csv
 [ -s "$summary" ] || echo "collective,algorithm,p,status,time_us,correct,checked_ranks,wall_s,cpu_s,mem_mib,load1" > "$summary"
 
-# Our algorithms of family $1 (from `collsim run --help`) and SimGrid's default.
+# shellcheck source=scripts/algorithm_names.sh
+. "$(dirname "$0")/algorithm_names.sh"
+
+# Our algorithms of family $1 (from `collsim algorithms`) and SimGrid's default.
 algorithms_of() {
-  "$collsim" run --help | awk -v c="$1" '$1 == c && $2 !~ /^smpi:/ { print $2 }'
+  algorithm_names "$collsim" "$1" ours
   echo smpi:default
 }
 
@@ -64,8 +67,9 @@ run_case() {
 }
 
 for c in $families; do
+  known=$(algorithm_names "$collsim" "$c")
   for a in ${algos:-$(algorithms_of "$c")}; do
-    "$collsim" run --help | awk -v c="$c" -v a="$a" '$1 == c && $2 == a { f = 1 } END { exit !f }' || continue
+    printf '%s\n' "$known" | grep -qxF -- "$a" || continue
     for p in $ps; do
       load=$(cut -d' ' -f1 /proc/loadavg)
       log=$out/$c-${a//:/_}-$p.log

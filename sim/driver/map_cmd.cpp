@@ -124,7 +124,8 @@ int map_command(int argc, char** argv) {
       "p", value<std::string>()->default_value("2:128"),
       "p set: A:B (powers of two, 3*2^k, 2^k+1 and A, B), A:B:STEP, or a,b,c")(
       "sizes", value<std::string>()->default_value("8:8MiB"), "sizes: A:B (doubling) or a,b,c")(
-      "algos", value<std::string>()->default_value("all"), "algorithms (ours and smpi:*), or all")(
+      "algos", value<std::string>()->default_value("all"),
+      "algorithms (ours and smpi:*; `collsim algorithms` lists them), or all")(
       "out", value<std::string>()->required(), "output directory (map.csv, map.png; ratio.png where SimGrid's built-ins run)");
   sim::add_platform_options(opts);
   sim::add_engine_options(opts);

@@ -61,7 +61,7 @@ std::vector<const Algorithm*> read_algorithms(Collective c, const std::string& l
 // req.roots (UsageError, naming the file and line); adds them to req.plans
 // with absolute paths (smpirun runs in a directory of its own).
 void read_plan_files(const std::vector<std::string>& paths, Collective c, SimRequest& req);
-// Help text listing every algorithm of every collective with its description.
+// Help text for --algo/--algos: where the list of algorithms is (`collsim algorithms`).
 std::string algorithm_help();
 
 }  // namespace collsim::sim
