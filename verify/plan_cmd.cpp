@@ -162,12 +162,11 @@ int verify_plan(int argc, char** argv) {
   // --file they would be ignored, and --collective may only agree with it.
   cli::reject_given(vm, {"p", "blocks", "root", "node-size"}, "is for --algo; a plan file (--file) has its own");
   const std::string path = vm["file"].as<std::string>();
-  const std::optional<Collective> said = vm.count("collective") ? std::optional(collective_option(vm)) : std::nullopt;
   const std::optional<plan::Plan> plan = read_plan_file(path);
   if (!plan) return 2;
   const Collective c = plan->header.collective;
-  if (said && *said != c)
-    throw cli::UsageError("--collective " + std::string(collective_name(*said)) + " contradicts '" + path +
+  if (const Collective said = vm.count("collective") ? collective_option(vm) : c; said != c)
+    throw cli::UsageError("--collective " + std::string(collective_name(said)) + " contradicts '" + path +
                           "', whose header says " + collective_name(c) + ": drop --collective or make it " +
                           collective_name(c));
   const PlanReport rep = check_plan(*plan);  // std::length_error: exit 2 through main
