@@ -208,11 +208,13 @@ TEST(WrongResults, TheLastElementAloneIsCaught) {
   }
 }
 
-// Block B/2: for p = 4 the third of four blocks, or rank 2's first.
+// Block B/2 (p = 4: the third of four), or where the data is cut per rank
+// segment B/2 + 1, rank 2's second block (its first holds element 0 of
+// rank 2's reduce_scatter result).
 TEST(WrongResults, AMiddleBlockIsCaught) {
   for (const Case& k : kCases) {
     const Built good = build(k.c, k.algo, k.p, k.n);
-    const int64_t middle = good.header.blocks / 2;
+    const int64_t middle = good.header.blocks / 2 + (plan::per_segment(k.c) ? 1 : 0);
     const auto [r, at] = first_receive(k.c, good, middle);
     expect_caught(k, good, r, at, middle, "middle");
   }
