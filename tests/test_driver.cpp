@@ -391,12 +391,15 @@ TEST(PlanFiles, ARingAllgathervServesIrregularCountsInCompare) {
       << csv;
 }
 
-// Every plan the builders write (schedules/plan_builders.hpp) runs through
-// the plan executor exactly as the algorithm's own MPI code: the same
-// simulated time to the nanosecond, and a right result with matmul (bxor for
-// a commutative plan, whose MPI path differs for matmul: ring). This is
-// what says the builders describe "exactly the messages its MPI code sends".
-TEST(PlanFiles, EveryBuiltPlanTakesItsAlgorithmsTime) {
+// The plan-file round trip: every plan the builders write (`collsim plan`,
+// schedules/plan_builders.hpp), read back by `run --plan`, takes the time
+// of `run --algo` to the nanosecond and gives a right result with matmul
+// (bxor for a commutative plan). For the plan algorithms `--algo` runs the
+// same builder through the same executor, so this checks the writer, the
+// reader and the staging of the file, not that a builder is right (issue
+// 36): that is verify plan's business and the closed forms' (test_sim.cpp:
+// SimClosedForms, SimScans.DoublingTimes..., the exact-model loop).
+TEST(PlanFiles, EveryBuiltPlanSurvivesTheFileRoundTrip) {
   const std::string bin = COLLSIM_BIN;
   size_t checked = 0;
   for (Collective c : kCollectives) {
