@@ -1,0 +1,95 @@
+// Second, independent checks of rules that one test alone used to catch
+// (issue 36, deliverable 3): the LogGP per-message rule against a cost
+// worked out by hand, and the block policy against the simulated times of
+// its neighbours rather than against its own model.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "run_cli.hpp"
+
+namespace collsim {
+namespace {
+
+// The data row of `collsim run ... --format csv` (the line after the header).
+struct Row {
+  int64_t blocks = 0;
+  double time_us = 0, model_us = 0;
+  bool correct = false;
+};
+
+Row run_row(std::vector<std::string> args) {
+  args.insert(args.begin(), "run");
+  args.insert(args.end(), {"--format", "csv"});
+  const auto r = test::run_collsim_argv(args);
+  EXPECT_EQ(r.status, 0) << r.out;
+  std::istringstream lines(r.out);
+  std::string line, header;
+  while (std::getline(lines, line))
+    if (line.rfind("collective,", 0) == 0) break;
+  Row row;
+  if (!std::getline(lines, line)) {
+    ADD_FAILURE() << "no data row in: " << r.out;
+    return row;
+  }
+  // collective,algorithm,p,bytes,blocks,time_us,model_us,root,reps,op,layout,correct,...
+  std::vector<std::string> f;
+  std::istringstream fields(line);
+  for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+  if (f.size() < 12) {
+    ADD_FAILURE() << "short row: " << line;
+    return row;
+  }
+  row.blocks = std::stoll(f[4]);
+  row.time_us = std::stod(f[5]);
+  row.model_us = f[6].empty() ? 0 : std::stod(f[6]);
+  row.correct = f[11] == "1";
+  return row;
+}
+
+// One message between two ranks under LogGP's rules as docs/platforms.md
+// states them: the sender busy max(o, g) + mG, L on the wire, the receiver
+// busy o. With L = 2.5 us (loggp), o = 3 us, g = 2 us, G = 0.1 ns/B and
+// m = 1 MiB: 3 + 104.8576 + 2.5 + 3 = 113.3576 us, in SMPI and in the engine.
+TEST(IndependentRules, LogGpMessageCostWorkedByHand) {
+  // (o, g) and the time by hand; in the second, g above o rules the sender.
+  const std::vector<std::tuple<std::string, std::string, double>> cases = {
+      {"3e-6", "2e-6", 3 + 1048576 * 0.1e-3 + 2.5 + 3}, {"1e-6", "4e-6", 4 + 1048576 * 0.1e-3 + 2.5 + 1}};
+  for (const auto& [o, g, by_hand_us] : cases)
+    for (const char* engine : {"smpi", "loggp"}) {
+      const Row row = run_row({"--collective", "bcast", "--algo", "binomial", "--p", "2", "--size", "1MiB", "--o", o,
+                               "--g", g, "--engine", engine});
+      EXPECT_TRUE(row.correct) << engine;
+      EXPECT_NEAR(row.time_us, by_hand_us, 1e-3) << engine << " o = " << o << " g = " << g;
+    }
+}
+
+// The block count the policy picks is no worse, in simulated time, than one
+// block fewer or one more (a policy off by one is caught without reading its
+// model). alphabeta, where these models are exact.
+TEST(IndependentRules, PolicyBlocksBeatTheirNeighbours) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"--collective", "bcast", "--algo", "circulant", "--p", "17", "--size", "1MiB"},
+      {"--collective", "bcast", "--algo", "two-tree", "--p", "12", "--size", "256KiB"},
+      {"--collective", "bcast", "--algo", "linear-pipeline", "--p", "8", "--size", "256KiB"},
+  };
+  for (auto args : cases) {
+    args.insert(args.end(), {"--platform", "alphabeta"});
+    const Row chosen = run_row(args);
+    ASSERT_GT(chosen.blocks, 1) << args[3];  // a case where blocks matter
+    for (const int64_t n : {chosen.blocks - 1, chosen.blocks + 1}) {
+      auto with_n = args;
+      with_n.insert(with_n.end(), {"--blocks", std::to_string(n)});
+      const Row other = run_row(with_n);
+      EXPECT_TRUE(other.correct);
+      EXPECT_GE(other.time_us, chosen.time_us - 1e-6) << args[3] << " p = " << args[5] << ": n = " << n << " beats the "
+                                                     << "policy's " << chosen.blocks;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace collsim
