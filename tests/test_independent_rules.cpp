@@ -1,12 +1,13 @@
 // Second, independent checks of rules that one test alone used to catch
-// (issue 36, deliverable 3): the LogGP per-message rule against a cost
-// worked out by hand, and the block policy against the simulated times of
-// its neighbours rather than against its own model.
+// (issue 36, deliverable 3): the LogGP per-message rule and node placement
+// against costs worked out by hand, and the block policy against the
+// simulated times of its neighbours rather than against its own model.
 #include <gtest/gtest.h>
 
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "run_cli.hpp"
@@ -89,6 +90,26 @@ TEST(IndependentRules, PolicyBlocksBeatTheirNeighbours) {
                                                      << "policy's " << chosen.blocks;
     }
   }
+}
+
+// Where ranks sit decides which messages stay in a node: a chain 0 -> 1 ->
+// 2 -> 3 of one 1 MiB block on 2 nodes x 2 cores (alphabeta, intra-node
+// alpha 1 us, beta 0.1 ns/B) sends intra, inter, intra with block placement
+// and inter three times round-robin. By hand, with SMPI's 16-byte envelope:
+// inter 5 + 1048592e-3 us, intra 1 + 1048592e-4 us; SMPI and the engine.
+TEST(IndependentRules, NodePlacementDecidesWhichMessagesStayInANode) {
+  const double inter_us = 5 + 1048592e-3, intra_us = 1 + 1048592e-4;
+  const std::vector<std::pair<std::string, double>> placements = {{"block", 2 * intra_us + inter_us},
+                                                                  {"round-robin", 3 * inter_us}};
+  for (const auto& [placement, by_hand_us] : placements)
+    for (const char* engine : {"smpi", "loggp"}) {
+      const Row row = run_row({"--collective", "bcast", "--algo", "linear-pipeline", "--blocks", "1", "--p", "4",
+                               "--size", "1MiB", "--platform", "alphabeta", "--nodes", "2", "--cores-per-node", "2",
+                               "--intra-alpha", "1e-6", "--intra-beta", "1e-10", "--placement", placement, "--engine",
+                               engine});
+      EXPECT_TRUE(row.correct);
+      EXPECT_NEAR(row.time_us, by_hand_us, 1e-3) << placement << " " << engine;
+    }
 }
 
 }  // namespace
