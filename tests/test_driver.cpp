@@ -23,7 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::run_collsim_argv;
-using test::run_command;
 
 HarnessArgs from(const std::vector<std::string>& words) {
   std::vector<const char*> argv{"harness"};
@@ -212,7 +211,11 @@ TEST(Driver, FailedWritesAreErrors) {
   EXPECT_EQ(unwritable.status, 1) << unwritable.out;
   EXPECT_NE(unwritable.out.find("cannot write"), std::string::npos) << unwritable.out;
   EXPECT_EQ(unwritable.out.find("results:"), std::string::npos) << "no success line after a failed write";
-  const auto full = run_command("(" + std::string(COLLSIM_BIN) + " schedule circulant --p 5 --format csv > /dev/full)", true);
+  test::Child to_full;
+  to_full.argv = {COLLSIM_BIN, "schedule", "circulant", "--p", "5", "--format", "csv"};
+  to_full.stdout_to = "/dev/full";
+  to_full.stderr_to = test::Stderr::out;
+  const auto full = test::run_child(to_full);
   EXPECT_EQ(full.status, 1) << full.out;
   EXPECT_NE(full.out.find("standard output"), std::string::npos) << full.out;
 }
@@ -272,18 +275,27 @@ TEST(Driver, SmpirunPastTheTimeLimitIsKilledAndNamed) {
   EXPECT_EQ(bad.out, "collsim: error: COLLSIM_TIME_LIMIT='ten' is not a number of seconds >= 0\n");
 }
 
+// collsim with `args` (plain words) under the 4 GB bound (`ulimit -v
+// 4000000`, set in the child); stdout's first `lines` lines when nonzero (`|
+// head`: the pipe is closed after them).
+test::CliResult bounded(const std::string& args, size_t lines, test::Stderr stderr_to = test::Stderr::drop) {
+  test::Child c;
+  c.argv = test::split_words(std::string(COLLSIM_BIN) + " " + args);
+  c.address_space = rlim_t{4000000} * 1024;
+  c.head_lines = lines;
+  c.stderr_to = stderr_to;
+  return test::run_child(c);
+}
+
 // Issue 19's extremes: at p = 2^31 - 1 the CSV schedules stream under a
 // 4 GB address-space limit; the whole-table forms are refused up front with
 // the limit in one line, never run out of memory.
 TEST(Limits, SchedulesAtTheLargestPStreamOrAreRefused) {
-  const std::string bin = COLLSIM_BIN;
-  const auto two_tree = run_command(
-      "ulimit -v 4000000; " + bin + " schedule two-tree --p 2147483647 --coloring log --format csv | head -1000 | wc -l");
-  EXPECT_EQ(two_tree.out, "1000\n");
+  const auto two_tree = bounded("schedule two-tree --p 2147483647 --coloring log --format csv", 1000);
+  EXPECT_EQ(std::count(two_tree.out.begin(), two_tree.out.end(), '\n'), 1000) << two_tree.status;
   // q = 31 rounds; the root (rank 0) sends block k in round k and receives
   // exactly -1 .. -q (seed 003, conditions for the root; NOTES.md).
-  const auto circulant =
-      run_command("ulimit -v 4000000; " + bin + " schedule circulant --p 2147483647 --format csv | head -32");
+  const auto circulant = bounded("schedule circulant --p 2147483647 --format csv", 32);
   std::stringstream rows(circulant.out);
   std::string line;
   std::getline(rows, line);
@@ -302,7 +314,7 @@ TEST(Limits, SchedulesAtTheLargestPStreamOrAreRefused) {
   for (const char* refused : {"schedule two-tree --p 2147483647 --format csv",
                               "schedule two-tree --p 2147483647 --coloring log",
                               "schedule circulant --p 2147483647"}) {
-    const auto r = run_command("ulimit -v 4000000; " + bin + " " + refused, true);
+    const auto r = bounded(refused, 0, test::Stderr::out);
     EXPECT_EQ(r.status, 2) << refused;
     EXPECT_NE(r.out.find("limited to p <="), std::string::npos) << r.out;
   }

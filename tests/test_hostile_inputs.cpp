@@ -6,13 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -30,42 +27,20 @@ namespace fs = std::filesystem;
 constexpr rlim_t kAddressSpace = rlim_t{4} << 30;  // the bound every case runs under
 constexpr unsigned kSecondsPerCase = 30;
 
-struct Outcome {
-  int status;       // exit status, or 128 + the signal that ended it
-  std::string err;  // stderr (stdout is dropped)
-};
+using Outcome = test::CliResult;  // status, and stderr in err (stdout is dropped)
 
 // collsim with `args`, its address space bounded by setrlimit in the child
 // (no shell, no ulimit), killed by SIGALRM past kSecondsPerCase.
 Outcome run_bounded(const std::vector<std::string>& args, const std::vector<std::pair<std::string, std::string>>& env = {}) {
-  std::vector<std::string> words{COLLSIM_BIN};
-  words.insert(words.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
-  int err[2];
-  if (pipe(err) != 0) return {-1, "pipe failed"};
-  const pid_t pid = fork();
-  if (pid == 0) {
-    const rlimit bound{kAddressSpace, kAddressSpace};
-    setrlimit(RLIMIT_AS, &bound);
-    alarm(kSecondsPerCase);
-    for (const auto& [name, value] : env) setenv(name.c_str(), value.c_str(), 1);
-    dup2(open("/dev/null", O_WRONLY), 1);
-    dup2(err[1], 2);
-    close(err[0]);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  close(err[1]);
-  Outcome o{-1, ""};
-  std::array<char, 4096> buf;
-  for (ssize_t got; (got = read(err[0], buf.data(), buf.size())) > 0;) o.err.append(buf.data(), size_t(got));
-  close(err[0]);
-  int raw = 0;
-  waitpid(pid, &raw, 0);
-  o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-  return o;
+  test::Child c;
+  c.argv = {COLLSIM_BIN};
+  c.argv.insert(c.argv.end(), args.begin(), args.end());
+  c.env = env;
+  c.stdout_to = "/dev/null";
+  c.stderr_to = test::Stderr::err;
+  c.address_space = kAddressSpace;
+  c.wall_seconds = kSecondsPerCase;
+  return test::run_child(c);
 }
 
 // One line on stderr holding `fragment`, and exit `status`.

@@ -36,9 +36,13 @@ fs::path scratch(const std::string& name) {
 // collsim with `args`, run in `dir` (its temporary folder inside too);
 // stdout and stderr together.
 test::CliResult run_in(const fs::path& dir, const std::vector<std::string>& args) {
-  std::vector<std::string> words{"env", "-C", dir.string(), "TMPDIR=" + dir.string(), COLLSIM_BIN};
-  words.insert(words.end(), args.begin(), args.end());
-  return test::run_argv(words, true);
+  test::Child c;
+  c.argv = {COLLSIM_BIN};
+  c.argv.insert(c.argv.end(), args.begin(), args.end());
+  c.dir = dir.string();
+  c.env = {{"TMPDIR", dir.string()}};
+  c.stderr_to = test::Stderr::out;
+  return test::run_child(c);
 }
 
 // No marker anywhere under `dir` (the cwd, the output folders inside it).

@@ -39,7 +39,7 @@ std::vector<Row> run_case(const std::vector<const Algorithm*>& algos, int p, Ope
   cmd << mpirun(p) << " --collective " << collective_name(c) << " --algos " << names << " --sizes " << size_list
       << " --roots 0," << p - 1 << " --blocks " << blocks << " --op "
       << operator_name(op) << " --layout " << layout_name(layout) << " --reps 1 --warmup 0";
-  const auto result = test::run_command(cmd.str(), true);
+  const auto result = test::run_words(cmd.str(), true);
   std::vector<Row> rows;
   std::istringstream lines(result.out);
   const std::string prefix = std::string(collective_name(c)) + ",";
@@ -89,7 +89,7 @@ INSTANTIATE_TEST_SUITE_P(Collectives, OpenMpi,
 TEST(OpenMpiErrors, BadInputGivesOneErrorLine) {
   for (const char* args :
        {"--collective bcast --algos nosuch --sizes 8", "--collective bcast --algos smpi:default --sizes 8"}) {
-    const auto r = test::run_command(mpirun(2) + " " + args, true);
+    const auto r = test::run_words(mpirun(2) + " " + args, true);
     EXPECT_NE(r.status, 0) << args;
     const std::string tag = "collsim-mpi: error: ";
     const size_t first = r.out.find(tag);

@@ -64,24 +64,29 @@ std::string contents(const std::filesystem::path& file) {
   return text.str();
 }
 
-// `command` (a program and its arguments) on p ranks; `env` are VAR=value
-// words, `preload` adds the library. The ranks' stderr is read from the
-// files mpirun's --output-filename keeps per rank: mpirun's forwarded copy
-// can cut a line of one rank by another's (the rank 0s of split
-// communicators print at once).
+// `command` (a program and its arguments, plain words) on p ranks; `env`
+// are VAR=value words, set for mpirun, `preload` adds the library. The
+// ranks' stderr is read from the files mpirun's --output-filename keeps per
+// rank: mpirun's forwarded copy can cut a line of one rank by another's (the
+// rank 0s of split communicators print at once).
 ProgramRun program(int p, const std::string& env, bool preload, const std::string& command = MPI_PROGRAM) {
   // ctest runs tests in parallel, each test in a process of its own.
-  const std::string tag = std::to_string(getpid());
-  const std::filesystem::path ranks = std::string(TEST_TMPDIR) + "/pmpi_output_" + tag;
-  const std::string err_file = std::string(TEST_TMPDIR) + "/pmpi_stderr_" + tag + ".txt";
+  const std::filesystem::path ranks = std::string(TEST_TMPDIR) + "/pmpi_output_" + std::to_string(getpid());
   std::filesystem::remove_all(ranks);
-  const std::string cmd = "( env " + env + " " + MPIRUN_SH + " " + std::to_string(p) + " --output-filename " +
-                          ranks.string() + (preload ? std::string(" -x LD_PRELOAD=") + PMPI_LIB : "") + " " +
-                          command + " 2>" + err_file + " )";
-  const auto r = test::run_command(cmd);
+  test::Child mpirun;
+  mpirun.argv = {MPIRUN_SH, std::to_string(p), "--output-filename", ranks.string()};
+  if (preload) mpirun.argv.insert(mpirun.argv.end(), {"-x", std::string("LD_PRELOAD=") + PMPI_LIB});
+  for (const std::string& word : test::split_words(command)) mpirun.argv.push_back(word);
+  for (const std::string& word : test::split_words(env)) {
+    const size_t eq = word.find('=');
+    EXPECT_NE(eq, std::string::npos) << "not VAR=value: " << word;
+    mpirun.env.emplace_back(word.substr(0, eq), word.substr(eq + 1));
+  }
+  mpirun.stderr_to = test::Stderr::err;
+  const auto r = test::run_child(mpirun);
   std::string err;
   for (int rank = 0; rank < p; ++rank) err += contents(ranks / "1" / ("rank." + std::to_string(rank)) / "stderr");
-  return {r.status, r.out, err, contents(err_file)};
+  return {r.status, r.out, err, r.err};
 }
 
 // Runs with the library cycle through our algorithms: run i names the i-th

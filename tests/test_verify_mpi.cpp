@@ -21,7 +21,7 @@ TEST(VerifyMpi, SameSummaryAsOneProcess) {
     const auto one = test::run_collsim(std::string("verify circulant ") + args);
     ASSERT_EQ(one.status, 0) << args << "\n" << one.out;
     for (int ranks : {3, 4}) {
-      const auto split = test::run_command(mpirun(ranks) + COLLSIM_VERIFY_MPI + " circulant " + args);
+      const auto split = test::run_words(mpirun(ranks) + COLLSIM_VERIFY_MPI + " circulant " + args);
       EXPECT_EQ(split.status, 0) << args;
       EXPECT_EQ(without_time(split.out), without_time(one.out)) << args << " on " << ranks << " ranks";
     }
@@ -30,15 +30,15 @@ TEST(VerifyMpi, SameSummaryAsOneProcess) {
 
 TEST(VerifyMpi, CollsimUnderMpirunSplitsTheRange) {
   const auto one = test::run_collsim("verify circulant --p 1:200");
-  const auto split = test::run_command(mpirun(3) + COLLSIM_BIN + " verify circulant --p 1:200", true);
+  const auto split = test::run_words(mpirun(3) + COLLSIM_BIN + " verify circulant --p 1:200", true);
   EXPECT_EQ(split.status, 0);
   EXPECT_NE(split.out.find("collsim-verify-mpi: p = 1..200 over 3 ranks"), std::string::npos) << split.out;
-  const auto summary = test::run_command(mpirun(3) + COLLSIM_BIN + " verify circulant --p 1:200");
+  const auto summary = test::run_words(mpirun(3) + COLLSIM_BIN + " verify circulant --p 1:200");
   EXPECT_EQ(without_time(summary.out), without_time(one.out));
 }
 
 TEST(VerifyMpi, BadInputGivesOneErrorLine) {
-  const auto r = test::run_command(mpirun(3) + COLLSIM_VERIFY_MPI + " circulant --p 5:1", true);
+  const auto r = test::run_words(mpirun(3) + COLLSIM_VERIFY_MPI + " circulant --p 5:1", true);
   EXPECT_EQ(r.status, 2);
   const size_t first = r.out.find("collsim-verify-mpi: error: --p: empty range '5:1'");
   EXPECT_NE(first, std::string::npos) << r.out;
