@@ -26,7 +26,7 @@ const char* const kUsage =
     "                    [--node-size C] [--format plan|goal] [--out FILE]\n"
     "An algorithm's plan: the messages it sends, rank by rank, in order (issue 15); the plan\n"
     "executor runs the same plan under SMPI and Open MPI.\n"
-    "  plan: the plan text format (README, \"Plan files\").\n"
+    "  plan: the plan text format (docs/plan-format.md).\n"
     "  goal: LogGOPSim's GOAL (txt2bin, then LogGOPSim); --size bytes cut into the plan's\n"
     "        blocks give each message's size; a combine (and forming acc+input) is\n"
     "        `calc BYTES`, i.e. gamma*bytes with gamma = 1 time unit per byte; each rank's\n"

@@ -9,7 +9,7 @@
 
 namespace collsim {
 
-// The documented limits (README, "Limits"). Text size only: a reader's
+// The documented limits (docs/hardening.md, "Limits"). Text size only: a reader's
 // parsed form is at most a small multiple of it (a plan file: about 14x,
 // measured on a 106 MB plan in `verify plan`, so 128 MiB stays within 2 GB).
 inline constexpr int64_t kMaxPlanFileBytes = int64_t{128} << 20;    // plan and GOAL files: 128 MiB

@@ -1,5 +1,5 @@
 // The classes of outcome a collsim command reports, one exit code each
-// (README, "Exit codes"). Bad input is std::invalid_argument (or any other
+// (docs/hardening.md, "Exit codes"). Bad input is std::invalid_argument (or any other
 // std::exception that is not one of these); an output that cannot be
 // written is sim::OutputError.
 #pragma once

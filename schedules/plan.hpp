@@ -206,7 +206,7 @@ int64_t run_size(const BlockList::Run& run, const SpanOf& span_of) {
   return total;
 }
 
-// "0,1,4-7": the plan file's form (README, "Plan files").
+// "0,1,4-7": the plan file's form (docs/plan-format.md).
 std::string to_string(const BlockList& blocks);
 std::ostream& operator<<(std::ostream& out, const BlockList& blocks);
 
@@ -328,7 +328,7 @@ sim::Span block_units(const Header& h, int64_t count, int64_t block);
 const char* value_name(Value v);
 const char* combine_name(Combine c);
 
-// The text format (README, "Plan files"):
+// The text format (docs/plan-format.md):
 //   # comments and blank lines anywhere
 //   collsim-plan 1
 //   collective bcast

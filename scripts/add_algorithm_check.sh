@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Shows that adding an algorithm is one new file plus one catalog row: in a
 # scratch copy of the committed tree (git archive HEAD) it adds a throwaway
-# flat-tree broadcast exactly as README's "Adding an algorithm" says, builds
+# flat-tree broadcast exactly as docs/adding-an-algorithm.md says, builds
 # it, and checks that
 #   1. `collsim algorithms` lists it,
 #   2. `collsim compare --algos all` runs it with a correct result,

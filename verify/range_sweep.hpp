@@ -20,7 +20,7 @@ namespace collsim {
 std::optional<Counterexample> sweep_range(cli::Range range, int threads, const std::string& label,
                                           const std::function<std::optional<Counterexample>(int64_t p)>& check);
 
-// What the per-p checks' tables may hold at once (README, "Limits").
+// What the per-p checks' tables may hold at once (docs/hardening.md, "Limits").
 inline constexpr int64_t kMaxSweepBytes = int64_t{2} << 30;  // 2 GiB
 
 // A check at p holds about p·bytes_per_rank (measured) until it ends, and

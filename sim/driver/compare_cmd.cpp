@@ -164,7 +164,7 @@ int compare_command(int argc, char** argv) {
   opts.add_options()("sizes", value<std::string>()->default_value("1KiB:16MiB"),
                      "sizes: range A:B (doubling) or list a,b; units B, KiB, MiB, GiB")(
       "algos", value<std::string>()->default_value("all"),
-      "comma-separated algorithm names, or all; plan:FILE adds a plan file (README, \"Plan files\")")(
+      "comma-separated algorithm names, or all; plan:FILE adds a plan file (docs/plan-format.md)")(
       "out", value<std::string>()->required(), "output directory (results.csv, plot.gp, PNG)");
   sim::add_common_options(opts);
   sim::add_engine_options(opts);

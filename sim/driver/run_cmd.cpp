@@ -91,7 +91,7 @@ int run_command(int argc, char** argv) {
   cli::po::options_description opts("run options");
   opts.add_options()("algo", value<std::string>(), "algorithm name (see the list above)")(
       "plan", value<std::string>(),
-      "instead of --algo: a plan file (README, \"Plan files\") to run through the plan executor (rows name it "
+      "instead of --algo: a plan file (docs/plan-format.md) to run through the plan executor (rows name it "
       "plan:NAME, NAME its file name with '_' for commas, quotes, blanks and control characters); or a GOAL "
       "schedule (LogGOPSim's text format, e.g. from Schedgen: a name ending in .goal or a first line num_ranks N) "
       "for --engine loggp --rules loggopsim, with --p = its num_ranks and no --size (the sizes are in the file)")(

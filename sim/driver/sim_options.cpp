@@ -400,8 +400,8 @@ void add_engine_options(cli::po::options_description& opts) {
   opts.add_options()(
       "engine", value<std::string>()->default_value("smpi"),
       "smpi (SimGrid's SMPI runs the MPI code) or loggp (the plan engine evaluates the algorithm's plan "
-      "without SimGrid, under --rules; memory grows with the ranks, about 300-600 bytes each, e.g. 612 MB "
-      "for a binomial bcast at p = 2^20)")(
+      "without SimGrid, under --rules; memory grows with the ranks, about 150-360 bytes each at 1 MiB on loggp: "
+      "162 MB for a binomial bcast at p = 2^20, 372 MB for a circulant one)")(
       "rules", value<std::string>()->default_value("smpi"),
       "--engine loggp's rule set: smpi (SMPI's rules on the platform: full-duplex rendezvous, L = alpha, G = beta; "
       "with --o/--g eager sends, the sender busy max(o,g) + mG) "
