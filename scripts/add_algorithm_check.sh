@@ -66,7 +66,7 @@ loops() { "$build/tests/test_sim" --gtest_filter='SimBcast.EveryAlgorithmDeliver
 
 step "one file: sim/algorithms/bcast_throwaway.cpp; one row in sim/catalog/algorithms.def"
 write_algorithm p 1
-sed -i '/^COLLSIM_OURS(bcast, "binomial"/i COLLSIM_OURS(bcast, "throwaway", bcast_throwaway, kExactModel, "throwaway flat tree: (p-1)(a+b*m)")' \
+sed -i '/^COLLSIM_PLAN(bcast, "binomial"/i COLLSIM_OURS(bcast, "throwaway", bcast_throwaway, kExactModel, "throwaway flat tree: (p-1)(a+b*m)")' \
   "$src/sim/catalog/algorithms.def"
 grep -q '"throwaway"' "$src/sim/catalog/algorithms.def"
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null

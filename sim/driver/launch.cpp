@@ -165,13 +165,17 @@ Collective collective_of(const SimRequest& req) {
   return req.algos.empty() ? req.plans.front().collective : req.algos.front()->collective;
 }
 
-// The model of a row on a platform with o or g (engine_run.hpp: model_us).
+// The model of a row on a platform with o or g (engine_run.hpp: model_us):
+// none for an algorithm of MPI code without a plan builder, which the
+// engine cannot evaluate (docs/adding-an-algorithm.md).
 std::optional<double> loggp_model(const SimRequest& req, const Row& r) {
   const Collective c = collective_of(req);
   const Algorithm* a = nullptr;
   for (const Algorithm* x : req.algos)
     if (x->name == r.algorithm) a = x;
   if (a == nullptr || a->has(kSmpiBuiltin)) return std::nullopt;
+  const std::vector<std::string> planned = plan::plan_algorithms(c);
+  if (std::find(planned.begin(), planned.end(), a->name) == planned.end()) return std::nullopt;
   const plan::Cut cut = plan::find_plan_algorithm(c, a->name).cut;
   return model_us(req, *a, r.bytes, r.root, cut == plan::Cut::pipelined ? r.blocks : plan::cut_blocks(cut, req.p));
 }
