@@ -72,7 +72,7 @@ void report(const std::string& name, bool ok, const Words& result) {
 
 // ---- Layouts: one element of k words as a datatype, and where its words lie.
 
-enum Kind { contiguous, vector, indexed, gapped_struct, resized, swapped, kKinds };
+enum Kind { contiguous, vector, indexed, gapped_struct, resized, swapped, spread, kKinds };
 
 struct Shape {
   Kind kind;
@@ -131,6 +131,15 @@ Shape make_shape(Kind kind, int k) {
       s.type = two_blocks(h, k - h, k - h, 0);
       for (int v = 0; v < k; ++v) s.where[v] = v < h ? k - h + v : v - h;
       break;
+    case spread: {  // contiguous, of words that each have a gap after them
+      MPI_Datatype word;
+      MPI_Type_create_resized(MPI_UINT64_T, 0, 2 * MPI_Aint{8}, &word);
+      MPI_Type_contiguous(k, word, &s.type);
+      MPI_Type_free(&word);
+      for (int v = 0; v < k; ++v) s.where[v] = 2 * v;
+      s.extent = 2 * k;
+      break;
+    }
     case kKinds: break;
   }
   MPI_Type_commit(&s.type);
