@@ -41,11 +41,11 @@ file(GLOB_RECURSE builder_files "${ROOT}/schedules/*.cpp")
 definitions("double" ${model_files})
 definitions("Plan" ${builder_files})
 
-# The plan table: {Collective::c, "name", Cut::x, build} or
-# {Collective::c, "name", Cut::x, nullptr, build_on_nodes}.
+# The plan table: {Collective::c, "name", Cut::x, MessageShape::s, build} or
+# {Collective::c, "name", Cut::x, MessageShape::s, nullptr, build_on_nodes}.
 file(STRINGS "${ROOT}/schedules/plan_builders.cpp" plan_rows REGEX "^ *\\{Collective::")
 foreach(row IN LISTS plan_rows)
-  if(row MATCHES "\\{Collective::([a-z_]+), \"([^\"]+)\", Cut::[a-z_0-9]+, (nullptr, )?([a-z0-9_]+)")
+  if(row MATCHES "\\{Collective::([a-z_]+), \"([^\"]+)\", Cut::[a-z_0-9]+, MessageShape::[a-z_0-9]+, (nullptr, )?([a-z0-9_]+)")
     set(plan_${CMAKE_MATCH_1}_${CMAKE_MATCH_2} "${CMAKE_MATCH_4}")
   endif()
 endforeach()

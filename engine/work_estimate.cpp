@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <cstring>
 
+#include "circulant.hpp"
 #include "errors.hpp"
+#include "plan_builders.hpp"
 
 namespace collsim::engine {
 
@@ -17,79 +19,8 @@ double floor_log2(int64_t p) {
   return k;
 }
 
-double ceil_log2(int64_t p) {
-  int k = 0;
-  while ((int64_t{1} << k) < p) ++k;
-  return k;
-}
-
-// The plan shapes (plan_builders.hpp's families), by their messages summed
-// over the ranks; n is the pipeline's block count (1 for whole-vector
-// messages), c the node size.
-enum class Shape {
-  tree,          // every rank but one sends each block once: (p − 1)·n
-  tree_twice,    // up and down a tree (allreduce, two-tree scans): 2(p − 1)·n
-  ring,          // p − 1 (+ log p) steps per rank: p²
-  ring_twice,    // reduce-scatter and allgather rings: 2p(p − 1)
-  doubling,      // log p exchanges per rank: p(⌊log2 p⌋ + 1)
-  doubling_twice,  // halving then doubling: 2p(⌊log2 p⌋ + 1)
-  all_to_all,    // circulant allgatherv / reduce_scatter: p(n − 1 + ⌈log2 p⌉)
-  all_to_all_twice,  // circulant allreduce: 2p(n − 1 + ⌈log2 p⌉)
-  lanes_allreduce,   // multi-lane allreduce (plans_node_aware.cpp)
-  lanes_allgatherv,  // multi-lane allgatherv
-  scan_doubling,     // the doubling scans: ⌈log2 p⌉ rounds, round k idle on ranks below 2^k: p·q − 2^q + 1
-};
-
-struct Entry {
-  Collective c;
-  const char* name;
-  Shape shape;
-  bool pipelined;  // messages per block: n counts
-};
-
-// Every row of plan_builders.cpp's table (test_work_limits checks that).
-constexpr Entry kEntries[] = {
-    {Collective::bcast, "circulant", Shape::tree, true},
-    {Collective::bcast, "binomial", Shape::tree, false},
-    {Collective::bcast, "linear-pipeline", Shape::tree, true},
-    {Collective::bcast, "binary-tree-pipeline", Shape::tree, true},
-    {Collective::bcast, "two-tree", Shape::tree, true},
-    {Collective::bcast, "scatter-allgather", Shape::ring, false},
-    {Collective::bcast, "node-aware", Shape::tree, true},
-    {Collective::reduce, "binary-tree", Shape::tree, false},
-    {Collective::reduce, "linear-pipeline", Shape::tree, true},
-    {Collective::reduce, "binary-tree-pipeline", Shape::tree, true},
-    {Collective::reduce, "recursive-doubling", Shape::doubling, false},
-    {Collective::reduce, "ring", Shape::ring, false},
-    {Collective::reduce, "halving-doubling", Shape::doubling, false},
-    {Collective::reduce, "binary-blocks", Shape::doubling, false},
-    {Collective::reduce, "circulant", Shape::tree, true},
-    {Collective::reduce, "two-tree", Shape::tree, true},
-    {Collective::reduce, "node-aware", Shape::tree, true},
-    {Collective::allreduce, "binary-tree", Shape::tree_twice, false},
-    {Collective::allreduce, "recursive-doubling", Shape::doubling, false},
-    {Collective::allreduce, "ring", Shape::ring_twice, false},
-    {Collective::allreduce, "halving-doubling", Shape::doubling_twice, false},
-    {Collective::allreduce, "binary-blocks", Shape::doubling_twice, false},
-    {Collective::allreduce, "circulant", Shape::all_to_all_twice, true},
-    {Collective::allreduce, "two-tree", Shape::tree_twice, true},
-    {Collective::allreduce, "node-aware", Shape::tree_twice, true},
-    {Collective::allreduce, "multi-lane", Shape::lanes_allreduce, true},
-    {Collective::reduce_scatter, "circulant", Shape::all_to_all, true},
-    {Collective::allgatherv, "circulant", Shape::all_to_all, true},
-    {Collective::allgatherv, "multi-lane", Shape::lanes_allgatherv, true},
-    {Collective::scan, "hillis-steele", Shape::scan_doubling, false},
-    {Collective::scan, "two-op-doubling", Shape::scan_doubling, false},
-    {Collective::scan, "1-doubling", Shape::scan_doubling, false},
-    {Collective::scan, "123-doubling", Shape::scan_doubling, false},
-    {Collective::scan, "two-tree", Shape::tree_twice, true},
-    {Collective::exscan, "two-op-doubling", Shape::scan_doubling, false},
-    {Collective::exscan, "1-doubling", Shape::scan_doubling, false},
-    {Collective::exscan, "123-doubling", Shape::scan_doubling, false},
-    {Collective::exscan, "two-tree", Shape::tree_twice, true},
-};
-
-double messages(Shape shape, double p, double n, double c) {
+double messages(plan::MessageShape shape, double p, double n, double c) {
+  using Shape = plan::MessageShape;
   const double q = ceil_log2(static_cast<int64_t>(p)), f = floor_log2(static_cast<int64_t>(p));
   switch (shape) {
     case Shape::tree: return (p - 1) * n;
@@ -141,13 +72,11 @@ std::string count_text(double n) {
 
 std::optional<double> plan_messages(Collective c, const std::string& algorithm, int64_t p, int64_t blocks,
                                     int64_t node_size) {
-  for (const Entry& e : kEntries) {
-    if (e.c != c || algorithm != e.name) continue;
-    if (p <= 1) return 0.0;
-    const double n = e.pipelined ? static_cast<double>(std::max<int64_t>(blocks, 1)) : 1.0;
-    return messages(e.shape, static_cast<double>(p), n, static_cast<double>(std::max<int64_t>(node_size, 1)));
-  }
-  return std::nullopt;
+  if (!plan::has_plan(c, algorithm)) return std::nullopt;
+  const plan::PlanAlgorithm& a = plan::find_plan_algorithm(c, algorithm);
+  if (p <= 1) return 0.0;
+  const double n = a.cut == plan::Cut::pipelined ? static_cast<double>(std::max<int64_t>(blocks, 1)) : 1.0;
+  return messages(a.shape, static_cast<double>(p), n, static_cast<double>(std::max<int64_t>(node_size, 1)));
 }
 
 std::string describe(const Work& w) {

@@ -9,44 +9,44 @@ namespace collsim::plan {
 namespace {
 
 constexpr PlanAlgorithm kPlanAlgorithms[] = {
-    {Collective::bcast, "circulant", Cut::pipelined, bcast_circulant},
-    {Collective::bcast, "binomial", Cut::whole, bcast_binomial},
-    {Collective::bcast, "linear-pipeline", Cut::pipelined, bcast_linear_pipeline},
-    {Collective::bcast, "binary-tree-pipeline", Cut::pipelined, bcast_binary_tree_pipeline},
-    {Collective::bcast, "two-tree", Cut::pipelined, bcast_two_tree},
-    {Collective::bcast, "scatter-allgather", Cut::per_rank, bcast_scatter_allgather},
-    {Collective::reduce, "binary-tree", Cut::whole, reduce_binary_tree},
-    {Collective::reduce, "linear-pipeline", Cut::pipelined, reduce_linear_pipeline},
-    {Collective::reduce, "binary-tree-pipeline", Cut::pipelined, reduce_binary_tree_pipeline},
-    {Collective::allreduce, "binary-tree", Cut::whole, allreduce_binary_tree},
-    {Collective::reduce, "recursive-doubling", Cut::whole, reduce_recursive_doubling},
-    {Collective::allreduce, "recursive-doubling", Cut::whole, allreduce_recursive_doubling},
-    {Collective::reduce, "ring", Cut::per_rank, reduce_ring},
-    {Collective::allreduce, "ring", Cut::per_rank, allreduce_ring},
-    {Collective::reduce, "halving-doubling", Cut::pow2, reduce_halving_doubling},
-    {Collective::allreduce, "halving-doubling", Cut::pow2, allreduce_halving_doubling},
-    {Collective::reduce, "binary-blocks", Cut::pow2, reduce_binary_blocks},
-    {Collective::allreduce, "binary-blocks", Cut::pow2, allreduce_binary_blocks},
-    {Collective::reduce, "circulant", Cut::pipelined, reduce_circulant},
-    {Collective::allreduce, "circulant", Cut::pipelined, allreduce_circulant},
-    {Collective::reduce_scatter, "circulant", Cut::pipelined, reduce_scatter_circulant},
-    {Collective::allgatherv, "circulant", Cut::pipelined, allgatherv_circulant},
-    {Collective::reduce, "two-tree", Cut::pipelined, reduce_two_tree},
-    {Collective::allreduce, "two-tree", Cut::pipelined, allreduce_two_tree},
-    {Collective::scan, "hillis-steele", Cut::whole, scan_hillis_steele},
-    {Collective::scan, "two-op-doubling", Cut::whole, scan_two_op_doubling},
-    {Collective::scan, "1-doubling", Cut::whole, scan_1_doubling},
-    {Collective::scan, "123-doubling", Cut::whole, scan_123_doubling},
-    {Collective::exscan, "two-op-doubling", Cut::whole, exscan_two_op_doubling},
-    {Collective::exscan, "1-doubling", Cut::whole, exscan_1_doubling},
-    {Collective::exscan, "123-doubling", Cut::whole, exscan_123_doubling},
-    {Collective::scan, "two-tree", Cut::pipelined, scan_two_tree},
-    {Collective::exscan, "two-tree", Cut::pipelined, exscan_two_tree},
-    {Collective::bcast, "node-aware", Cut::pipelined, nullptr, bcast_node_aware},
-    {Collective::reduce, "node-aware", Cut::pipelined, nullptr, reduce_node_aware},
-    {Collective::allreduce, "node-aware", Cut::pipelined, nullptr, allreduce_node_aware},
-    {Collective::allreduce, "multi-lane", Cut::pipelined, nullptr, allreduce_multi_lane},
-    {Collective::allgatherv, "multi-lane", Cut::pipelined, nullptr, allgatherv_multi_lane},
+    {Collective::bcast, "circulant", Cut::pipelined, MessageShape::tree, bcast_circulant},
+    {Collective::bcast, "binomial", Cut::whole, MessageShape::tree, bcast_binomial},
+    {Collective::bcast, "linear-pipeline", Cut::pipelined, MessageShape::tree, bcast_linear_pipeline},
+    {Collective::bcast, "binary-tree-pipeline", Cut::pipelined, MessageShape::tree, bcast_binary_tree_pipeline},
+    {Collective::bcast, "two-tree", Cut::pipelined, MessageShape::tree, bcast_two_tree},
+    {Collective::bcast, "scatter-allgather", Cut::per_rank, MessageShape::ring, bcast_scatter_allgather},
+    {Collective::reduce, "binary-tree", Cut::whole, MessageShape::tree, reduce_binary_tree},
+    {Collective::reduce, "linear-pipeline", Cut::pipelined, MessageShape::tree, reduce_linear_pipeline},
+    {Collective::reduce, "binary-tree-pipeline", Cut::pipelined, MessageShape::tree, reduce_binary_tree_pipeline},
+    {Collective::allreduce, "binary-tree", Cut::whole, MessageShape::tree_twice, allreduce_binary_tree},
+    {Collective::reduce, "recursive-doubling", Cut::whole, MessageShape::doubling, reduce_recursive_doubling},
+    {Collective::allreduce, "recursive-doubling", Cut::whole, MessageShape::doubling, allreduce_recursive_doubling},
+    {Collective::reduce, "ring", Cut::per_rank, MessageShape::ring, reduce_ring},
+    {Collective::allreduce, "ring", Cut::per_rank, MessageShape::ring_twice, allreduce_ring},
+    {Collective::reduce, "halving-doubling", Cut::pow2, MessageShape::doubling, reduce_halving_doubling},
+    {Collective::allreduce, "halving-doubling", Cut::pow2, MessageShape::doubling_twice, allreduce_halving_doubling},
+    {Collective::reduce, "binary-blocks", Cut::pow2, MessageShape::doubling, reduce_binary_blocks},
+    {Collective::allreduce, "binary-blocks", Cut::pow2, MessageShape::doubling_twice, allreduce_binary_blocks},
+    {Collective::reduce, "circulant", Cut::pipelined, MessageShape::tree, reduce_circulant},
+    {Collective::allreduce, "circulant", Cut::pipelined, MessageShape::all_to_all_twice, allreduce_circulant},
+    {Collective::reduce_scatter, "circulant", Cut::pipelined, MessageShape::all_to_all, reduce_scatter_circulant},
+    {Collective::allgatherv, "circulant", Cut::pipelined, MessageShape::all_to_all, allgatherv_circulant},
+    {Collective::reduce, "two-tree", Cut::pipelined, MessageShape::tree, reduce_two_tree},
+    {Collective::allreduce, "two-tree", Cut::pipelined, MessageShape::tree_twice, allreduce_two_tree},
+    {Collective::scan, "hillis-steele", Cut::whole, MessageShape::scan_doubling, scan_hillis_steele},
+    {Collective::scan, "two-op-doubling", Cut::whole, MessageShape::scan_doubling, scan_two_op_doubling},
+    {Collective::scan, "1-doubling", Cut::whole, MessageShape::scan_doubling, scan_1_doubling},
+    {Collective::scan, "123-doubling", Cut::whole, MessageShape::scan_doubling, scan_123_doubling},
+    {Collective::exscan, "two-op-doubling", Cut::whole, MessageShape::scan_doubling, exscan_two_op_doubling},
+    {Collective::exscan, "1-doubling", Cut::whole, MessageShape::scan_doubling, exscan_1_doubling},
+    {Collective::exscan, "123-doubling", Cut::whole, MessageShape::scan_doubling, exscan_123_doubling},
+    {Collective::scan, "two-tree", Cut::pipelined, MessageShape::tree_twice, scan_two_tree},
+    {Collective::exscan, "two-tree", Cut::pipelined, MessageShape::tree_twice, exscan_two_tree},
+    {Collective::bcast, "node-aware", Cut::pipelined, MessageShape::tree, nullptr, bcast_node_aware},
+    {Collective::reduce, "node-aware", Cut::pipelined, MessageShape::tree, nullptr, reduce_node_aware},
+    {Collective::allreduce, "node-aware", Cut::pipelined, MessageShape::tree_twice, nullptr, allreduce_node_aware},
+    {Collective::allreduce, "multi-lane", Cut::pipelined, MessageShape::lanes_allreduce, nullptr, allreduce_multi_lane},
+    {Collective::allgatherv, "multi-lane", Cut::pipelined, MessageShape::lanes_allgatherv, nullptr, allgatherv_multi_lane},
 };
 
 void check_arguments(Collective c, Cut cut, int64_t p, int64_t root, int64_t blocks) {
@@ -82,6 +82,12 @@ std::vector<std::string> plan_algorithms(Collective c) {
   for (const PlanAlgorithm& a : kPlanAlgorithms)
     if (a.collective == c) names.emplace_back(a.name);
   return names;
+}
+
+bool has_plan(Collective c, const std::string& algorithm) {
+  for (const PlanAlgorithm& a : kPlanAlgorithms)
+    if (a.collective == c && algorithm == a.name) return true;
+  return false;
 }
 
 const PlanAlgorithm& find_plan_algorithm(Collective c, const std::string& algorithm) {

@@ -45,10 +45,28 @@ enum class Cut {
 // pipelined, whose B is the caller's n.
 int64_t cut_blocks(Cut cut, int64_t p);
 
+// How a plan's messages, summed over the ranks, grow with p, the pipeline's
+// n (1 for whole-vector messages) and the node size c: what
+// engine/work_estimate.cpp counts without building the plan.
+enum class MessageShape {
+  tree,              // every rank but one sends each block once: (p − 1)·n
+  tree_twice,        // up and down a tree (allreduce, two-tree scans): 2(p − 1)·n
+  ring,              // p − 1 (+ log p) steps per rank: p²
+  ring_twice,        // reduce-scatter and allgather rings: 2p(p − 1)
+  doubling,          // log p exchanges per rank: p(⌊log2 p⌋ + 1)
+  doubling_twice,    // halving then doubling: 2p(⌊log2 p⌋ + 1)
+  all_to_all,        // circulant allgatherv / reduce_scatter: p(n − 1 + ⌈log2 p⌉)
+  all_to_all_twice,  // circulant allreduce: 2p(n − 1 + ⌈log2 p⌉)
+  lanes_allreduce,   // multi-lane allreduce (plans_node_aware.cpp)
+  lanes_allgatherv,  // multi-lane allgatherv
+  scan_doubling,     // the doubling scans: ⌈log2 p⌉ rounds, round k idle on ranks below 2^k: p·q − 2^q + 1
+};
+
 struct PlanAlgorithm {
   Collective collective;
   const char* name;
   Cut cut;
+  MessageShape shape;
   // Called with checked arguments (see build_plan).
   Plan (*build)(int64_t p, int64_t root, int64_t blocks);
   // Instead of build, for the node-aware algorithms (plans_node_aware.cpp):
@@ -58,6 +76,9 @@ struct PlanAlgorithm {
 
 // The names with a builder for collective c, in table order.
 std::vector<std::string> plan_algorithms(Collective c);
+
+// Whether `algorithm` of collective c has a builder (a plan).
+bool has_plan(Collective c, const std::string& algorithm);
 
 // The table row; std::invalid_argument listing the known names otherwise.
 const PlanAlgorithm& find_plan_algorithm(Collective c, const std::string& algorithm);

@@ -181,7 +181,7 @@ int compare_command(int argc, char** argv) {
   const std::optional<sim::EngineRules> rules = sim::read_engine_options(vm);
   if (ps.size() > 1 && !rules) throw cli::UsageError("a list of --p needs --engine loggp");
   std::vector<std::string> plan_paths;
-  req.algos = sim::read_algorithms(c, vm["algos"].as<std::string>(), &plan_paths);
+  req.algos = sim::read_algorithms(c, vm["algos"].as<std::string>(), "--algos", &plan_paths);
   if (rules && vm["algos"].as<std::string>() == "all") sim::keep_plans(req);
   sim::read_plan_files(plan_paths, c, req);
   req.sizes = sim::parse_sizes(vm["sizes"].as<std::string>(), "--sizes");

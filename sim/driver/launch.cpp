@@ -174,8 +174,7 @@ std::optional<double> loggp_model(const SimRequest& req, const Row& r) {
   for (const Algorithm* x : req.algos)
     if (x->name == r.algorithm) a = x;
   if (a == nullptr || a->has(kSmpiBuiltin)) return std::nullopt;
-  const std::vector<std::string> planned = plan::plan_algorithms(c);
-  if (std::find(planned.begin(), planned.end(), a->name) == planned.end()) return std::nullopt;
+  if (!plan::has_plan(c, a->name)) return std::nullopt;
   const plan::Cut cut = plan::find_plan_algorithm(c, a->name).cut;
   return model_us(req, *a, r.bytes, r.root, cut == plan::Cut::pipelined ? r.blocks : plan::cut_blocks(cut, req.p));
 }
@@ -193,11 +192,9 @@ void stage(const SimRequest& req, const ScratchDir& dir) {
   const bool file = name.size() > 4 && name.compare(name.size() - 4, 4, ".xml") == 0;
   // A user's XML is checked again as copied: SimGrid reads only the text
   // that was accepted, even if the file changed since the options were read.
-  std::string xml = platforms::platform_xml(req.platform);
-  if (file) {
-    xml = read_bounded_file(name, kMaxPlatformFileBytes, "platform file");
-    platforms::check_platform_xml(xml, name, platforms::hosts_used(req.platform, req.p));
-  }
+  const std::string xml =
+      file ? read_bounded_file(name, kMaxPlatformFileBytes, "platform file") : platforms::platform_xml(req.platform);
+  if (file) platforms::check_platform_xml(xml, name, platforms::hosts_used(req.platform, req.p));
   write_file(dir.path() / kPlatformName, xml);
   write_file(dir.path() / "hosts.txt", platforms::hostfile(req.platform, req.p));
   for (size_t i = 0; i < req.plans.size(); ++i)
@@ -262,8 +259,9 @@ std::vector<Row> run_batch(const SimRequest& req, const Batch& batch, ScratchDir
   // The harness names a plan by its staged copy (plan:plan-0.plan); the user
   // knows it by the file's own name.
   const std::string plan_name = batch.plan ? plan_row_name(req.plans[*batch.plan].path) : "";
-  for (Row& r : rows)
-    if (batch.plan && r.algorithm == plan_row_name(args.plan_files.front())) r.algorithm = plan_name;
+  if (batch.plan)
+    for (Row& r : rows)
+      if (r.algorithm == plan_row_name(args.plan_files.front())) r.algorithm = plan_name;
   // Exit status 1 with every row present: some result was wrong, which the rows say.
   if (!header || rows.size() != (args.algos.size() + args.plan_files.size()) * req.sizes.size() * req.roots.size() ||
       (!run.status.ok() && std::none_of(rows.begin(), rows.end(), [](const Row& r) { return !r.correct; }))) {

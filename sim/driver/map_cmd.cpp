@@ -145,7 +145,7 @@ int map_command(int argc, char** argv) {
   const std::optional<sim::EngineRules> rules = sim::read_engine_options(vm);
   const std::vector<int64_t> ps = sim::parse_p_set(vm["p"].as<std::string>(), rules ? (int64_t{1} << 31) - 1 : 1 << 16);
   sim::SimRequest req;
-  req.algos = sim::read_algorithms(c, vm["algos"].as<std::string>());
+  req.algos = sim::read_algorithms(c, vm["algos"].as<std::string>(), "--algos");
   if (rules && vm["algos"].as<std::string>() == "all") sim::keep_plans(req);
   req.sizes = sim::parse_sizes(vm["sizes"].as<std::string>(), "--sizes");
   sim::skip_unrunnable(req);

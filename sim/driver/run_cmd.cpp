@@ -127,7 +127,7 @@ int run_command(int argc, char** argv) {
     sim::read_plan_files({vm["plan"].as<std::string>()}, c, req);
     return finish(run_engine(vm, req), format);
   }
-  req.algos = sim::read_algorithms(c, vm["algo"].as<std::string>());
+  req.algos = sim::read_algorithms(c, vm["algo"].as<std::string>(), "--algo");
   if (req.algos.size() != 1) throw cli::UsageError("--algo takes one name; `collsim compare` runs several");
   req.ignore_restrictions = vm["ignore-restrictions"].as<bool>();
   if (const std::string unmet = sim::unmet_restriction(*req.algos[0], req.op); !unmet.empty() && !req.ignore_restrictions)

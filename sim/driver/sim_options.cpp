@@ -293,10 +293,8 @@ Collective read_common_options(const cli::po::variables_map& vm, SimRequest& req
 
 void keep_plans(SimRequest& req) {
   std::vector<const Algorithm*> planned;
-  for (const Algorithm* a : req.algos) {
-    const std::vector<std::string> names = plan::plan_algorithms(a->collective);
-    if (std::find(names.begin(), names.end(), a->name) != names.end()) planned.push_back(a);
-  }
+  for (const Algorithm* a : req.algos)
+    if (plan::has_plan(a->collective, a->name)) planned.push_back(a);
   req.algos = planned;
 }
 
@@ -313,29 +311,23 @@ void skip_unrunnable(SimRequest& req) {
   req.algos = runnable;
 }
 
-std::vector<const Algorithm*> read_algorithms(Collective c, const std::string& list,
+std::vector<const Algorithm*> read_algorithms(Collective c, const std::string& list, const std::string& what,
                                               std::vector<std::string>* plan_paths) {
   if (list == "all") return algorithms_of(c);
   std::vector<const Algorithm*> algos;
-  std::set<std::string> seen;  // a repeated name would run (and print) its case twice
-  size_t start = 0;
-  while (true) {
-    const size_t comma = list.find(',', start);
-    const std::string name = list.substr(start, comma - start);
-    if (!seen.insert(name).second) throw cli::UsageError("'" + name + "' given twice in '" + list + "'");
+  for (const std::string& name : cli::parse_names(list, what)) {  // an empty or repeated name: an error
     if (name.compare(0, 5, "plan:") == 0) {
       if (!plan_paths) throw cli::UsageError("'" + name + "': plan files are for run (--plan) and compare");
       plan_paths->push_back(name.substr(5));
-    } else {
-      try {
-        algos.push_back(&find_algorithm(c, name));
-      } catch (const std::invalid_argument& e) {
-        throw cli::UsageError(e.what());
-      }
+      continue;
     }
-    if (comma == std::string::npos) return algos;
-    start = comma + 1;
+    try {
+      algos.push_back(&find_algorithm(c, name));
+    } catch (const std::invalid_argument& e) {
+      throw cli::UsageError(e.what());
+    }
   }
+  return algos;
 }
 
 void read_plan_files(const std::vector<std::string>& paths, Collective c, SimRequest& req) {

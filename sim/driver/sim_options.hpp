@@ -52,10 +52,11 @@ void add_engine_options(cli::po::options_description& opts);
 // The plan engine's rules where --engine loggp, else nothing (and the
 // engine's options are refused). UsageError on bad values.
 std::optional<EngineRules> read_engine_options(const cli::po::variables_map& vm);
-// The algorithms of `list` ("a,b" or "all") for collective c; unknown names
-// are a UsageError listing the known ones. Entries plan:FILE go to
-// plan_paths where given, else they are an error.
-std::vector<const Algorithm*> read_algorithms(Collective c, const std::string& list,
+// The algorithms of `list` ("a,b" or "all", given as option `what`) for
+// collective c; unknown, empty and repeated names are a UsageError (unknown
+// ones listing the known ones). Entries plan:FILE go to plan_paths where
+// given, else they are an error.
+std::vector<const Algorithm*> read_algorithms(Collective c, const std::string& list, const std::string& what,
                                               std::vector<std::string>* plan_paths = nullptr);
 // Reads each plan file's header and checks it against c, req.p and
 // req.roots (UsageError, naming the file and line); adds them to req.plans

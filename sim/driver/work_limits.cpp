@@ -42,8 +42,7 @@ namespace {
 
 // One case's messages: the plan's, or a built-in's log-depth guess.
 double case_messages(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes) {
-  const std::vector<std::string> planned = plan::plan_algorithms(a.collective);
-  if (std::find(planned.begin(), planned.end(), a.name) == planned.end())
+  if (!plan::has_plan(a.collective, a.name))
     return static_cast<double>(req.p) * (std::floor(std::log2(static_cast<double>(req.p))) + 1);
   const plan::PlanAlgorithm& pa = plan::find_plan_algorithm(a.collective, a.name);
   const int64_t blocks = plan_blocks(a, pa, req, net, bytes);

@@ -48,9 +48,9 @@ void check_work(const SimRequest& req, Runner runner, double limit);
 // with one warning line on stderr.
 SimRequest keep_within_limit(SimRequest req, Runner runner, double limit);
 
-// Progress lines on stderr (cli::Progress: none in the first two seconds,
-// then one every two seconds) while one long computation runs that reports
-// nothing itself: elapsed time against the expected.
+// Progress lines on stderr (cli::Progress: none in the first ten seconds,
+// then one every ten) while one long computation runs that reports nothing
+// itself: elapsed time against the expected.
 class Heartbeat {
  public:
   Heartbeat(std::string label, double expected_seconds);
