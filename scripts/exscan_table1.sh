@@ -25,7 +25,7 @@ run() {  # name, platform, extra options
   platform=$2
   shift 2
   "$build/cli/collsim" compare --collective exscan --platform "$platform" --op bxor \
-    --sizes 8,80,800,8000,80000 --algos "$algos" --reps 1 --warmup 0 --out "$out/$name" "$@" >/dev/null
+    --sizes 8,80,800,8000,80000 --algos "$algos" --reps 1 --out "$out/$name" "$@" >/dev/null
   mv "$out/$name/results.csv" "$out/$name.csv"
   rm -r "${out:?}/$name"
 }

@@ -33,6 +33,8 @@ run() {
     # Our algorithms of c, as `collsim algorithms` lists them, and smpi:default.
     algos=$(algorithm_names "$collsim" "$c" ours | tr '\n' ,)smpi:default
     for p in 7 64 200; do
+      # Cold calls: the matrix watches the code for change, and one call a
+      # case halves its time; it compares nothing with anything.
       echo "fixed matrix: $c p=$p" >&2
       "$collsim" compare --platform alphabeta --collective "$c" --p "$p" --sizes 1KiB,64KiB,1MiB --algos "$algos" \
         --reps 1 --warmup 0 --out "$work/$c-$p" >/dev/null

@@ -23,7 +23,7 @@ for spec in \
   algos=${spec#* }
   rm -rf "${out:?}/$c"
   COLLSIM_TIME_LIMIT=600 "$build/cli/collsim" compare --collective "$c" --algos "$algos" --p 1024 --sizes 1MiB \
-    --platform rome200x128 --nodes 8 --op bxor --reps 1 --warmup 0 --out "$out/$c" >/dev/null 2>>"$out/warnings.txt"
+    --platform rome200x128 --nodes 8 --op bxor --reps 1 --out "$out/$c" >/dev/null 2>>"$out/warnings.txt"
   rm -f "$out/$c/gnuplot.log"
 done
 fi

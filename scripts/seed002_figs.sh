@@ -53,7 +53,7 @@ run() {  # name, collective, p, algorithms, extra options
   rm -rf "${out:?}/$name"
   start=$(date +%s)
   "$build/cli/collsim" compare --collective "$coll" --p "$p" --sizes "$sizes" \
-    --algos "$algos" --reps 1 --warmup 0 --out "$out/$name" "$@" >/dev/null
+    --algos "$algos" --reps 1 --out "$out/$name" "$@" >/dev/null
   walls="$walls $name=$(($(date +%s) - start))"
   echo "$name: $(($(date +%s) - start)) s" >&2
 }
@@ -107,7 +107,7 @@ awk -F, -v walls="$walls" '
     print "# Seed 002, Figs. 2-5, in simulation"
     print ""
     print "Platform `loggp` (flat, full duplex; L = 2.5 us, o = 1.5 us, g = 1 us, G = 0.1 ns/B, gamma = 0.1 ns/B), one rank per node, root 0,"
-    print "`collsim compare --sizes 1KiB:16MiB --reps 1 --warmup 0` (scripts/seed002_figs.sh). Times: simulated us of the slowest rank;"
+    print "`collsim compare --sizes 1KiB:16MiB --reps 1` (one warm-up call per case) (scripts/seed002_figs.sh). Times: simulated us of the slowest rank;"
     print "bandwidth: MB/s = bytes / time_us (MB = 10^6 B); blocks: the block count the block policy chose."
     printf "Wall time of each compare (s):%s.\n", walls
     printf "Correctness: %d rows, %d with correct != 1%s.\n", rows, bad, bad ? " (" badrow " )" : " (every row correct = 1)"

@@ -61,7 +61,7 @@ run() {  # name, collective, platform, p, sizes, algorithms, extra options
   rm -rf "${out:?}/$name"
   start=$(date +%s)
   "$build/cli/collsim" compare --collective "$coll" --platform "$platform" --p "$p" \
-    --sizes "$sz" --algos "$algos" --reps 1 --warmup 0 --out "$out/$name" "$@" >/dev/null
+    --sizes "$sz" --algos "$algos" --reps 1 --out "$out/$name" "$@" >/dev/null
   rm -f "$out/$name/gnuplot.log"
   walls="$walls $name=$(($(date +%s) - start))"
   echo "$name: $(($(date +%s) - start)) s" >&2
@@ -123,7 +123,7 @@ awk -F, -v walls="$walls" -v total="$total" '
     print "(bcast, reduce with `--op bxor`, allgatherv), plus `node-aware` bcast and `multi-lane` allgatherv where a node holds several ranks."
     print "Platforms: `rome200x128` (alpha = 1.5 us, beta = 0.08 ns/B between nodes, 0.4 us and 0.15 ns/B within a node;"
     print "one network link per node shared by its ranks), `omnipath36x32` (alpha = 1 us, beta = 0.08 ns/B; 0.3 us and 0.1 ns/B within)."
-    print "`collsim compare --reps 1 --warmup 0` (scripts/seed003_figs.sh), root 0. Times: simulated us of the slowest rank;"
+    print "`collsim compare --reps 1` (one warm-up call per case) (scripts/seed003_figs.sh), root 0. Times: simulated us of the slowest rank;"
     print "speedup = native time / new time (> 1: new faster). p = 200 x 128 not run (see the claims)."
     printf "Wall time of each compare (s):%s; total %d s.\n", walls, total
     printf "Correctness: %d rows, %d with correct != 1%s.\n", rows, bad, bad ? " (" badrow " )" : " (every row correct = 1)"

@@ -257,7 +257,7 @@ int compare_command(int argc, char** argv) {
       "GPU work per element of the produced vector (flops); 140: a kernel that reads and writes every "
       "element once (16 B at a V100's 900 GB/s take as long as 140 flops at 7.8 TFLOP/s)")(
       "reps", value<std::string>()->default_value("1"), "timed repetitions (minimum reported; simulation is deterministic)")(
-      "warmup", value<std::string>()->default_value("0"), "untimed repetitions")(
+      "warmup", value<std::string>()->default_value("1"), "untimed calls before the timed ones, per case")(
       "timeline-size", value<std::string>()->default_value("4MiB"), "size of the timeline picture (one of --sizes)")(
       "timeline-nodes", value<std::string>(), "node count of the timeline picture (default: the largest)")(
       "procs-per-node", value<std::string>(), "override the preset's processes per node")(

@@ -34,7 +34,7 @@ struct GpuRequest {
   std::vector<const GpuAlgorithm*> algos;
   std::vector<int64_t> sizes;  // bytes, multiples of 8
   double flops_per_element = 0;
-  int reps = 1, warmup = 0;
+  int reps = 1, warmup = 1;  // as SimRequest's (launch.hpp)
   int64_t trace_bytes = -1;    // record this size's last repetition ...
   std::string trace_file;      // ... into this CSV (appended)
   int64_t sample_above = -1;   // sample vectors of more bytes (host_buffer.hpp); -1: gpu_full_check_limit

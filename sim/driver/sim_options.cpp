@@ -233,7 +233,9 @@ void add_common_options(cli::po::options_description& opts) {
       "reps", value<std::string>(),
       "timed repetitions, minimum reported (default 1: SMPI's simulated times are deterministic, so more "
       "repetitions give the same answer)")(
-      "warmup", value<std::string>(), "untimed warm-up repetitions (default 0)")(
+      "warmup", value<std::string>(),
+      "untimed calls of the same algorithm, size and root before the timed ones (default 1: SimGrid's built-ins do "
+      "one-time setup on their first call; 0 times first calls, and says so)")(
       "scale", value<std::string>()->default_value("auto"),
       ("on, off or auto (on from p = " + std::to_string(kScaleAutoRanks) +
        "): lean SimGrid settings (64 KiB stacks, no guard pages, tree barrier) and buffers of which only " +
@@ -287,6 +289,9 @@ Collective read_common_options(const cli::po::variables_map& vm, SimRequest& req
   if (vm.count("reps")) req.reps = static_cast<int>(cli::parse_int(vm["reps"].as<std::string>(), "--reps", 1, 1000));
   if (vm.count("warmup"))
     req.warmup = static_cast<int>(cli::parse_int(vm["warmup"].as<std::string>(), "--warmup", 0, 1000));
+  if (req.warmup == 0)
+    std::fprintf(stderr, "collsim: note: --warmup 0: SMPI times first (cold) calls, SimGrid's built-ins' one-time "
+                         "setup included\n");
   req.platform = platform_from(vm, req.p);
   return c;
 }
