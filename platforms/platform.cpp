@@ -104,6 +104,68 @@ std::string summary(const Platform& pf) {
   return s + ")";
 }
 
+namespace {
+
+// "fat-tree:2", "torus:4,4,8", "flat": as --topology takes it.
+std::string topology_name(const Topology& t) {
+  static const char* const names[] = {"flat", "fat-tree", "torus", "dragonfly"};
+  std::string s = names[static_cast<int>(t.kind)];
+  for (size_t i = 0; i < t.shape.size(); ++i) s += (i ? "," : ":") + std::to_string(t.shape[i]);
+  return s;
+}
+
+std::string us(double seconds) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%g us", seconds * 1e6);
+  return text;
+}
+
+std::string ns_per_byte(double seconds) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%g ns/B", seconds * 1e9);
+  return text;
+}
+
+}  // namespace
+
+std::vector<std::string> changes(const Platform& pf, int64_t p) {
+  // The platform as its preset would be at p, unchanged by any option.
+  const Platform* preset = find_preset(pf.name);
+  Platform base = preset ? *preset : *find_preset("alphabeta");
+  if (!preset) {  // a file: its numbers are its own, named by summary()
+    base.alpha = pf.alpha, base.beta = pf.beta, base.gamma = pf.gamma, base.o = pf.o, base.g = pf.g;
+    base.full_duplex = pf.full_duplex, base.cores_per_node = 1;
+  }
+  const bool cluster = base.cores_per_node > 1;
+  const int64_t default_nodes = cluster ? base.nodes : (p + pf.cores_per_node - 1) / pf.cores_per_node;
+  const bool loggp = has_overheads(pf);
+  std::vector<std::string> out;
+  auto differs = [&](bool changed, const std::string& what) {
+    if (changed) out.push_back(what);
+  };
+  differs(pf.alpha != base.alpha, std::string(loggp ? "L" : "alpha") + " = " + us(pf.alpha));
+  differs(pf.beta != base.beta, std::string(loggp ? "G" : "beta") + " = " + ns_per_byte(pf.beta));
+  differs(pf.gamma != base.gamma, "gamma = " + ns_per_byte(pf.gamma));
+  differs(pf.o != base.o, "o = " + us(pf.o));
+  differs(pf.g != base.g, "g = " + us(pf.g));
+  differs(pf.full_duplex != base.full_duplex, pf.full_duplex ? "full duplex" : "half duplex");
+  differs(pf.nodes != default_nodes, std::to_string(pf.nodes) + " nodes");
+  differs(pf.cores_per_node != base.cores_per_node, std::to_string(pf.cores_per_node) + " cores per node");
+  // Within a node only where a node holds several ranks.
+  differs(pf.cores_per_node > 1 && pf.intra_alpha != base.intra_alpha, "intra-node alpha = " + us(pf.intra_alpha));
+  differs(pf.cores_per_node > 1 && pf.intra_beta != base.intra_beta, "intra-node beta = " + ns_per_byte(pf.intra_beta));
+  differs(topology_name(pf.topology) != topology_name(base.topology), "topology " + topology_name(pf.topology));
+  differs(pf.round_robin != base.round_robin, pf.round_robin ? "round-robin placement" : "block placement");
+  return out;
+}
+
+std::string describe(const Platform& pf, int64_t p) {
+  std::string s = summary(pf);
+  const std::vector<std::string> changed = changes(pf, p);
+  for (size_t i = 0; i < changed.size(); ++i) s += (i ? ", " : "; changed: ") + changed[i];
+  return s;
+}
+
 void validate(const Platform& pf) {
   auto nonneg = [&](double v, const char* what) {
     if (!std::isfinite(v) || v < 0 || v > kLongest)

@@ -83,6 +83,18 @@ const Platform* find_preset(const std::string& name);
 // full duplex)"; nodes x cores where a node has several.
 std::string summary(const Platform& pf);
 
+// The parameters of `pf` (run at p ranks) that differ from its preset, one
+// "what = value" each: L or alpha, G or beta, gamma, o, g, duplex, nodes,
+// cores per node, the intra-node alpha and beta (where a node has several
+// cores: elsewhere no message uses them), topology and placement. A flat
+// preset's node count is "enough for p" (ceil(p / cores)), a cluster
+// preset's its own. A platform file (no preset) is compared with a flat
+// cluster of its own numbers, which summary() already names.
+std::vector<std::string> changes(const Platform& pf, int64_t p);
+// summary(pf) and, where something differs, "; changed: " and changes():
+// the one line that names a platform in compare's output and every figure.
+std::string describe(const Platform& pf, int64_t p);
+
 // Throws std::invalid_argument naming the first bad field (α, β ≥ 0 finite,
 // γ > 0, nodes ≥ 1, cores ≥ 1, ...).
 void validate(const Platform& pf);

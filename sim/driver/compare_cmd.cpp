@@ -1,18 +1,18 @@
 // `collsim compare`: sizes × algorithms (ours and SimGrid's) on one platform;
 // DIR/results.csv, a PNG of time and bandwidth against size with the cost
-// models as dashed lines, and a table of our best against SimGrid's best.
+// models, and on stdout the platform and a table of our best against
+// SimGrid's best (compare_report.hpp: the table, warnings and pictures).
 // With --engine loggp and a list of p at one size, the plan engine's times
 // against p instead (SMPI stops near 2^14 ranks, the engine does not).
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <limits>
 #include <map>
 #include <optional>
 
 #include "commands.hpp"
 #include "errors.hpp"
+#include "compare_report.hpp"
 #include "gpu_compare.hpp"
 #include "output.hpp"
 #include "sim_options.hpp"
@@ -25,62 +25,19 @@ namespace {
 using cli::po::value;
 namespace fs = std::filesystem;
 
-// Every name reaches the scripts below through gnuplot_quote (output.hpp):
-// algorithm and plan-file names as gnuplot arrays (row names of the CSV and
-// legend titles), the title with the platform's name as one string. The
-// terminal is noenhanced, so `_`, `^`, `@` and braces in a name show as
-// they are. Files by name only: gnuplot runs in the output directory.
-
-// "for [i=1:|list|] 'CSV' using (...):Y": per item of the gnuplot array
-// `list`, the CSV's rows of that algorithm (column 2), x = column x.
-std::string rows_of(const std::string& list, const std::string& csv, const std::string& x, const std::string& y) {
-  return "for [i=1:|" + list + "|] " + sim::gnuplot_quote(csv) + " using ((strcol(2) eq " + list + "[i]) ? $" + x +
-         " : 1/0):" + y;
-}
-
-// The plot command of `clauses`, one per line.
-std::string plot_of(const std::vector<std::string>& clauses) {
-  std::string p;
-  for (const std::string& c : clauses) p += (p.empty() ? "plot " : ", \\\n     ") + c;
-  return p + "\n";
-}
-
 // The CSV's algorithm names of req: ours (with a cost model, and plan
-// files) and SimGrid's built-ins.
-std::pair<std::vector<std::string>, std::vector<std::string>> row_names(const sim::SimRequest& req) {
-  std::vector<std::string> ours, theirs;
-  for (const sim::Algorithm* a : req.algos) (a->model ? ours : theirs).push_back(a->name);
-  for (const sim::PlanFile& plan : req.plans) ours.push_back(sim::plan_row_name(plan.path));
-  return {ours, theirs};
-}
-
-// Gnuplot script: ours solid and thick (their models dashed in the same
-// colour), SimGrid's built-ins dotted with their own point shapes.
-std::string gnuplot_script(const sim::SimRequest& req, const std::string& collective, const std::string& csv,
-                           const std::string& png) {
-  const auto [ours, theirs] = row_names(req);
-  const std::string title = collective + ", p = " + std::to_string(req.p) + ", platform " +
-                            platforms::summary(req.platform) + " - dashed: cost model";
-  auto panel = [&](const std::string& ylabel, const std::string& measured, const std::string& model) {
-    std::vector<std::string> clauses;
-    if (!ours.empty()) {
-      clauses.push_back(rows_of("ours", csv, "4", measured) + " with linespoints lw 2 pt 7 ps 0.6 lc i title ours[i]");
-      clauses.push_back(rows_of("ours", csv, "4", model) + " with lines lw 1 dt 2 lc i notitle");
-    }
-    if (!theirs.empty())
-      clauses.push_back(rows_of("theirs", csv, "4", measured) +
-                        " with linespoints lw 1 dt 3 pt (i % 12 + 1) ps 0.6 lc (i + 5) title theirs[i]");
-    return "set ylabel " + sim::gnuplot_quote(ylabel) + "\n" + plot_of(clauses);
-  };
-  return "set terminal pngcairo size 1600,800 font ',9' noenhanced\n"
-         "set output " + sim::gnuplot_quote(png) + "\n"
-         "set datafile separator ','\n" +
-         (ours.empty() ? "" : sim::gnuplot_array("ours", ours)) +
-         (theirs.empty() ? "" : sim::gnuplot_array("theirs", theirs)) +
-         "set multiplot layout 1,2 title " + sim::gnuplot_quote(title) + "\n"
-         "set logscale xy\nset grid\nset xlabel 'message size (bytes)'\nset key left top font ',8'\n" +
-         panel("time of the slowest rank (us)", "6", "7") + "set key off\n" +
-         panel("bandwidth m / time (MB/s)", "($4/$6)", "($4/$7)") + "unset multiplot\n";
+// files) and SimGrid's built-ins: the pictures' series, in this order.
+sim::PlotSpec plot_spec(const sim::SimRequest& req, const std::string& heading, const std::vector<int64_t>& xs,
+                        const std::string& csv, const std::string& png) {
+  sim::PlotSpec spec;
+  for (const sim::Algorithm* a : req.algos) (a->model ? spec.ours : spec.theirs).push_back(a->name);
+  for (const sim::PlanFile& plan : req.plans) spec.ours.push_back(sim::plan_row_name(plan.path));
+  spec.heading = heading;
+  spec.platform = platforms::describe(req.platform, req.p);
+  spec.xs = xs;
+  spec.csv = csv;
+  spec.png = png;
+  return spec;
 }
 
 // DIR/results.csv, DIR/plot.gp and the PNG gnuplot draws from them.
@@ -91,24 +48,6 @@ void write_results(const fs::path& out, const std::vector<sim::Row>& rows, const
   sim::write_file(out / csv, table);
   sim::write_file(out / "plot.gp", script);
   sim::run_gnuplot(out, "plot.gp");
-}
-
-// Gnuplot script of time against p (one size, --engine loggp): ours solid,
-// models dashed.
-std::string scaling_script(const sim::SimRequest& req, const std::string& collective, const std::string& csv,
-                           const std::string& png) {
-  std::vector<std::string> ours;
-  for (const sim::Algorithm* a : req.algos) ours.push_back(a->name);
-  const std::string title = collective + ", " + sim::format_bytes(req.sizes.front()) + ", platform " +
-                            platforms::summary(req.platform) + ", plan engine - dashed: cost model";
-  return "set terminal pngcairo size 1000,700 font ',9' noenhanced\n"
-         "set output " + sim::gnuplot_quote(png) + "\n"
-         "set datafile separator ','\n" + sim::gnuplot_array("ours", ours) +
-         "set title " + sim::gnuplot_quote(title) + "\n"
-         "set logscale xy 2\nset format x '2^%L'\nset grid\nset xlabel 'p (ranks)'\n"
-         "set ylabel 'time of the slowest rank (us)'\nset key left top font ',8'\n" +
-         plot_of({rows_of("ours", csv, "3", "6") + " with linespoints lw 2 pt 7 ps 0.6 lc i title ours[i]",
-                  rows_of("ours", csv, "3", "7") + " with lines lw 1 dt 2 lc i notitle"});
 }
 
 // compare --engine loggp --p LIST: the engine at every p, one size. An
@@ -123,6 +62,9 @@ int compare_scaling(sim::SimRequest& req, const std::vector<int64_t>& ps, const 
   const int64_t root = req.roots.front();
   const std::vector<const sim::Algorithm*> algos = req.algos;
   size_t done = 0;
+  // One warning per algorithm left out somewhere: "p = P: why; p = P2: why".
+  std::vector<std::string> left_out;
+  std::map<std::string, std::string> why;
   for (const int64_t p : ps) {
     if (root >= p) throw cli::UsageError("--root " + std::to_string(root) + " is not a rank of p = " + std::to_string(p));
     for (const sim::Algorithm* a : algos) {
@@ -132,12 +74,15 @@ int compare_scaling(sim::SimRequest& req, const std::vector<int64_t>& ps, const 
       try {
         for (const sim::Row& r : sim::evaluate_plans(req, rules)) rows.push_back(r);
       } catch (const std::invalid_argument& e) {
-        std::fprintf(stderr, "collsim: warning: %s at p = %lld left out: %s\n", a->name, (long long)p, e.what());
+        if (!why.count(a->name)) left_out.push_back(a->name);
+        why[a->name] += (why[a->name].empty() ? "p = " : "; p = ") + std::to_string(p) + ": " + e.what();
       }
       progress.update(double(++done) / double(ps.size() * algos.size()), std::string(a->name) + " at p = " + std::to_string(p));
     }
   }
   req.algos = algos;
+  for (const std::string& name : left_out)
+    std::fprintf(stderr, "collsim: warning: %s left out at %s\n", name.c_str(), why[name].c_str());
   // One algorithm's rows together, so that gnuplot joins its points.
   std::stable_sort(rows.begin(), rows.end(), [&](const sim::Row& x, const sim::Row& y) {
     auto index = [&](const sim::Row& r) {
@@ -147,12 +92,14 @@ int compare_scaling(sim::SimRequest& req, const std::vector<int64_t>& ps, const 
     return index(x) < index(y);
   });
   const std::string csv = "results.csv", png = std::string(sim::collective_name(c)) + "-scaling.png";
-  write_results(out, rows, csv, scaling_script(req, sim::collective_name(c), csv, png));
-  std::printf("%-22s %10s %14s %10s %10s\n", "algorithm", "p", "time_us", "wall_s", "mem_mib");
-  for (const auto& r : rows)
-    std::printf("%-22s %10lld %14.3f %10.2f %10.1f\n", r.algorithm.c_str(), (long long)r.p, r.time_us, r.wall_s.value_or(0),
-                r.mem_mib.value_or(0));
-  std::printf("results: %s\nplot:    %s\n", (out / csv).string().c_str(), (out / png).string().c_str());
+  req.p = ps.front();  // the platform was sized for it
+  const std::string heading =
+      std::string(sim::collective_name(c)) + ", " + sim::format_bytes(req.sizes.front()) + ", plan engine";
+  write_results(out, rows, csv, sim::scaling_plot_script(plot_spec(req, heading, ps, csv, png), rows));
+  sim::warn_wrong_results(rows, "left out of the table");
+  std::printf("platform: %s\n", platforms::describe(req.platform, req.p).c_str());
+  for (const int64_t p : ps) std::printf("\n%s", sim::best_table(rows, p).c_str());
+  std::printf("\nresults: %s\nplot:    %s\n", (out / csv).string().c_str(), (out / png).string().c_str());
   return 0;
 }
 
@@ -201,39 +148,11 @@ int compare_command(int argc, char** argv) {
   for (const auto& f : failures) std::fprintf(stderr, "collsim: warning: %s\n", f.c_str());
 
   const std::string csv = "results.csv", png = std::string(sim::collective_name(c)) + ".png";
-  write_results(out, rows, csv, gnuplot_script(req, sim::collective_name(c), csv, png));
-
+  const std::string heading = std::string(sim::collective_name(c)) + ", p = " + std::to_string(req.p);
+  write_results(out, rows, csv, sim::size_plot_script(plot_spec(req, heading, req.sizes, csv, png), rows));
+  sim::warn_wrong_results(rows, "left out of the table");
   // Per size: our best and SimGrid's best, speedup = theirs / ours.
-  struct Best {
-    std::string name;
-    double us = std::numeric_limits<double>::infinity();
-  };
-  std::map<int64_t, std::pair<Best, Best>> best;
-  // A wrong result is no contender (SimGrid's scans with matmul, say).
-  for (const auto& r : rows)
-    if (!r.correct) std::fprintf(stderr, "collsim: warning: %s gave wrong results at %s; left out of the table\n",
-                                 r.algorithm.c_str(), sim::format_bytes(r.bytes).c_str());
-  for (const auto& r : rows) {
-    if (!r.correct) continue;
-    const bool builtin = r.algorithm.compare(0, 5, "smpi:") == 0;  // plan files count as ours
-    Best& b = builtin ? best[r.bytes].second : best[r.bytes].first;
-    if (r.time_us < b.us) b = {r.algorithm, r.time_us};
-  }
-  std::printf("%-8s  %-22s %12s  %-30s %12s  %8s\n", "size", "ours_best", "time_us", "simgrid_best", "time_us",
-              "speedup");
-  for (const auto& [bytes, pair] : best) {
-    const auto& [ours, theirs] = pair;
-    // "-" where one side has no correct result at this size.
-    auto cell = [](const Best& b, const char* fmt) {
-      char text[32] = "-";
-      if (std::isfinite(b.us)) std::snprintf(text, sizeof text, fmt, b.us);
-      return std::string(text);
-    };
-    const Best ratio{"", theirs.us / ours.us};
-    std::printf("%-8s  %-22s %12s  %-30s %12s  %8s\n", sim::format_bytes(bytes).c_str(),
-                ours.name.empty() ? "-" : ours.name.c_str(), cell(ours, "%.2f").c_str(),
-                theirs.name.empty() ? "-" : theirs.name.c_str(), cell(theirs, "%.2f").c_str(), cell(ratio, "%.2f").c_str());
-  }
+  std::printf("platform: %s\n%s", platforms::describe(req.platform, req.p).c_str(), sim::best_table(rows, req.p).c_str());
   std::printf("results: %s\nplot:    %s\n", (out / csv).string().c_str(), (out / png).string().c_str());
   // A failed built-in is SimGrid's problem (warned above); a failed one of
   // ours, or a failed plan file, is the user's to see in the exit status

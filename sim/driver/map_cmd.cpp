@@ -23,6 +23,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "compare_report.hpp"
 #include "launch.hpp"
 #include "output.hpp"
 #include "region_plot.hpp"
@@ -42,24 +43,25 @@ struct Cell {
   int64_t p = 0, bytes = 0;
   std::string winner, simgrid_best;
   double time_us = std::numeric_limits<double>::infinity(), model_us = 0;
+  double runner_up_us = std::numeric_limits<double>::infinity();  // the second of ours
   double simgrid_time_us = std::numeric_limits<double>::infinity();
 };
 
-// Cells of one p from its rows: best correct row of ours and of SimGrid's.
+// Cells of one p from its rows: best correct row of ours and of SimGrid's
+// (a wrong result is no contender: warned once per algorithm at the end).
 void collect(sim::Collective c, const std::vector<sim::Row>& rows, std::map<std::pair<int64_t, int64_t>, Cell>& cells) {
   for (const sim::Row& r : rows) {
-    if (!r.correct) {
-      std::fprintf(stderr, "collsim: warning: %s gave wrong results at p = %lld, %s; no contender\n",
-                   r.algorithm.c_str(), (long long)r.p, sim::format_bytes(r.bytes).c_str());
-      continue;
-    }
+    if (!r.correct) continue;
     Cell& cell = cells[{r.p, r.bytes}];
     cell.p = r.p;
     cell.bytes = r.bytes;
     if (sim::find_algorithm(c, r.algorithm).has(sim::kSmpiBuiltin)) {
       if (r.time_us < cell.simgrid_time_us) cell.simgrid_best = r.algorithm, cell.simgrid_time_us = r.time_us;
     } else if (r.time_us < cell.time_us) {
+      cell.runner_up_us = cell.time_us;
       cell.winner = r.algorithm, cell.time_us = r.time_us, cell.model_us = r.model_us.value_or(0);
+    } else if (r.time_us < cell.runner_up_us) {
+      cell.runner_up_us = r.time_us;
     }
   }
 }
@@ -85,17 +87,32 @@ void write_csv(const fs::path& path, const std::map<std::pair<int64_t, int64_t>,
   sim::write_file(path, f);
 }
 
-void plot(const fs::path& out, const std::string& title, const RegionGrid& grid,
+// map.png: the fastest of ours per cell, labelled with its margin (the
+// runner-up of ours over it) where ours are several; ratio.png: SimGrid's
+// best over ours. `title`: the collective; `platform`: its line.
+void plot(const fs::path& out, const std::string& title, const std::string& platform, const RegionGrid& all,
           const std::map<std::pair<int64_t, int64_t>, Cell>& cells, bool with_simgrid) {
   RegionCells regions;
-  for (const auto& [key, c] : cells) regions[key] = {c.winner, ratio(c)};
+  for (const auto& [key, c] : cells) regions[key] = {c.winner, c.runner_up_us / c.time_us};
+  const RegionGrid grid = sim::winners_only(all, regions);
   sim::write_file(out / "grid.dat", region_data(grid, regions));
-  std::string gp = region_axes(grid) + region_image(grid, "grid.dat", "map.png", "Fastest protocol: " + title);
-  if (with_simgrid)
-    gp += "set output 'ratio.png'\nset title " + sim::gnuplot_quote("SimGrid best time / our best time: " + title) +
-          "\nset palette defined (0 '#d73027', 1 '#ffffbf', 2 '#1a9850')\nset logscale cb\nset cbrange [0.25:16]\n"
-        "set cbtics auto\nplot 'grid.dat' using 1:2:4 with image notitle, '' using 1:2:(sprintf('%.1f', $4)) with "
-        "labels font ',6' notitle\n";
+  const bool margins = all.names.size() > 1;
+  std::string gp = region_image(grid, "grid.dat", "map.png",
+                                "Fastest of ours: " + title + (margins ? "; label: runner-up of ours / fastest" : "") +
+                                    "\nplatform " + platform,
+                                margins ? "%.2f" : "");
+  if (with_simgrid) {
+    // Palette positions in log2 of the ratio over cbrange [2^-2:2^4]: red
+    // where SimGrid is 4x faster, pale yellow at a tie, green at 16x ours.
+    for (auto& [key, c] : regions) c.value = ratio(cells.at(key));
+    sim::write_file(out / "ratio.dat", region_data(grid, regions));
+    gp += "set output 'ratio.png'\nset title " +
+          sim::gnuplot_quote(sim::wrap_title("SimGrid's best time / our best time: " + title + "\nplatform " + platform)) +
+          " font ',13'\nset palette maxcolors 0\nset palette defined (-2 '#d73027', 0 '#ffffbf', 4 '#1a9850')\nset logscale cb\n"
+          "set cbrange [0.25:16]\nset cbtics auto\nplot 'ratio.dat' using 1:2:4 with image notitle" +
+          (sim::region_labels_fit(grid) ? ", '' using 1:2:(sprintf('%.2f', $4)) with labels font ',11' notitle" : "") +
+          "\n";
+  }
   sim::write_file(out / "map.gp", gp);
   sim::run_gnuplot(out, "map.gp");
 }
@@ -161,6 +178,7 @@ int map_command(int argc, char** argv) {
   const double max_messages = sim::max_messages(vm, sim::default_max_messages(runner));
   std::map<std::pair<int64_t, int64_t>, Cell> cells;
   cli::Progress progress("map");
+  std::vector<sim::Row> all_rows;  // for the warnings of wrong results
   for (size_t i = 0; i < ps.size(); ++i) {
     req.p = ps[i];
     req.platform = sim::platform_from(vm, ps[i]);
@@ -178,12 +196,13 @@ int map_command(int argc, char** argv) {
     if (rules) progress.update(double(i + 1) / double(ps.size()), "p = " + std::to_string(ps[i]));
     for (const auto& f : failures) std::fprintf(stderr, "collsim: warning: p = %lld: %s\n", (long long)ps[i], f.c_str());
     collect(c, rows, cells);
+    all_rows.insert(all_rows.end(), rows.begin(), rows.end());
   }
+  sim::warn_wrong_results(all_rows, "no contender there");
   if (cells.empty()) throw std::runtime_error("no algorithm gave a result at any p (see the warnings above)");
   write_csv(out / "map.csv", cells);
-  const std::string title =
-      std::string(sim::collective_name(c)) + ", " + platforms::summary(req.platform) + (rules ? ", plan engine" : "");
-  plot(out, title, {ps, req.sizes, names}, cells, with_simgrid);
+  const std::string title = std::string(sim::collective_name(c)) + (rules ? ", plan engine" : "");
+  plot(out, title, platforms::describe(req.platform, req.p), {ps, req.sizes, names}, cells, with_simgrid);
   std::printf("map: %s, %s%s (%.0f s)\n", (out / "map.csv").string().c_str(), (out / "map.png").string().c_str(),
               with_simgrid ? (", " + (out / "ratio.png").string()).c_str() : "", progress.elapsed_seconds());
   return 0;

@@ -26,13 +26,22 @@ struct RegionGrid {
   std::vector<std::string> names;  // colour order
 };
 
-// The data file: "x y colour value" per non-blank cell.
+// `grid` with only the names that win at least one of `cells`, in their
+// order: a palette lists no algorithm that wins nothing.
+RegionGrid winners_only(const RegionGrid& grid, const RegionCells& cells);
+// The data file: "x y colour value label_colour" per non-blank cell (value
+// "-" where it is not finite), the label's colour (0xffffff or 0) readable
+// on the cell's.
 std::string region_data(const RegionGrid& grid, const RegionCells& cells);
-// Terminal, axes and colour box.
-std::string region_axes(const RegionGrid& grid);
-// Draws `png` from `data`: each cell in its winner's colour; with
-// `label_format` (printf, e.g. "%.2f"), each cell labelled with its value.
+// Terminal (larger for a larger grid), axes, colour box and `png` drawn
+// from `data`: each cell in its winner's colour; with `label_format`
+// (printf, e.g. "%.2f"), each cell labelled with its value where a cell is
+// large enough for a label of 11 points. Fonts of 12 points (title 13, its
+// lines wrapped: wrap_title): readable at 100 %. A later picture of the
+// same script (map's ratio.png) keeps the terminal and axes.
 std::string region_image(const RegionGrid& grid, const std::string& data, const std::string& png,
                          const std::string& title, const std::string& label_format = "");
+// Whether region_image labels the cells of `grid`.
+bool region_labels_fit(const RegionGrid& grid);
 
 }  // namespace collsim::sim

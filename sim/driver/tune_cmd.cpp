@@ -31,6 +31,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "compare_report.hpp"
 #include "launch.hpp"
 #include "ompi_rules.hpp"
 #include "output.hpp"
@@ -100,6 +101,7 @@ Sweep run_sweep(Collective c, OperatorClass op, Target target, const std::vector
   for (const sim::Algorithm* a : req.algos) sweep.candidates.push_back(a->name);
   req.sizes = sizes;
   req.op = test_operator(op);
+  std::vector<sim::Row> all_rows;  // for the warnings of wrong results
   for (size_t i = 0; i < ps.size(); ++i) {
     req.p = ps[i];
     req.platform = sim::platform_from(vm, ps[i]);
@@ -115,15 +117,12 @@ Sweep run_sweep(Collective c, OperatorClass op, Target target, const std::vector
     for (const auto& f : failures)
       std::fprintf(stderr, "collsim: warning: %s, p = %lld: %s\n", sim::collective_name(c), (long long)ps[i],
                    f.c_str());
-    for (const sim::Row& r : rows) {
-      if (!r.correct) {
-        std::fprintf(stderr, "collsim: warning: %s gave wrong results at p = %lld, %s; not a candidate there\n",
-                     r.algorithm.c_str(), (long long)r.p, sim::format_bytes(r.bytes).c_str());
-        continue;
-      }
-      sweep.points[{r.p, r.bytes}].push_back({r.algorithm, r.blocks, r.time_us});
-    }
+    for (const sim::Row& r : rows)
+      if (r.correct) sweep.points[{r.p, r.bytes}].push_back({r.algorithm, r.blocks, r.time_us});
+    all_rows.insert(all_rows.end(), rows.begin(), rows.end());
   }
+  sim::warn_wrong_results(all_rows, std::string("not a candidate there (") + sim::collective_name(c) + ", " +
+                                        sim::operator_class_name(op) + " operators)");
   for (auto& [point, measured] : sweep.points)
     std::stable_sort(measured.begin(), measured.end(),
                      [](const Measured& a, const Measured& b) { return a.time_us < b.time_us; });
@@ -259,12 +258,13 @@ void plot(const fs::path& file, const std::vector<Sweep>& sweeps, const std::vec
     for (const auto& [point, measured] : s.points)
       cells[point] = {measured.front().algorithm,
                       measured.size() > 1 ? measured[1].time_us / measured.front().time_us : 1};
-    const sim::RegionGrid grid{ps, sizes, s.candidates};
+    const sim::RegionGrid grid = sim::winners_only({ps, sizes, s.candidates}, cells);
     sim::write_file(dir / (stem + ".dat"), sim::region_data(grid, cells));
-    gp += sim::region_axes(grid) + sim::region_image(grid, stem + ".dat", stem + ".png",
+    gp += sim::region_image(grid, stem + ".dat", stem + ".png",
                                                      "Chosen: " + std::string(sim::collective_name(s.collective)) +
-                                                         " (" + sim::operator_class_name(s.op) + " operators), " +
-                                                         platform + "; label: runner-up time / chosen time",
+                                                         " (" + sim::operator_class_name(s.op) +
+                                                         " operators); label: runner-up time / chosen time\nplatform " +
+                                                         platform,
                                                      "%.2f");
     pictures.push_back(dir / (stem + ".png"));
   }
@@ -333,7 +333,7 @@ int tune_command(int argc, char** argv) {
   check_sizes(collectives, ps.back(), sizes, target, commutative);
   const fs::path file = vm["out"].as<std::string>();
   if (file.filename().empty() || file.stem().empty()) throw cli::UsageError("--out: a file name, not a directory");
-  const std::string platform = platforms::summary(sim::platform_from(vm, ps.back()));
+  const std::string platform = platforms::describe(sim::platform_from(vm, ps.back()), ps.back());
   if (file.has_parent_path()) sim::make_directories(file.parent_path());
 
   std::vector<Sweep> sweeps;
