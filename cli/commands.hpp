@@ -10,6 +10,7 @@ int plan_command(int argc, char** argv);
 int verify_command(int argc, char** argv);
 int bench_command(int argc, char** argv);
 int run_command(int argc, char** argv);
+int timeline_command(int argc, char** argv);
 int calibrate_command(int argc, char** argv);
 int compare_command(int argc, char** argv);
 int map_command(int argc, char** argv);

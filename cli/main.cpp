@@ -21,6 +21,8 @@ constexpr collsim::cli::Entry kSubcommands[] = {
     {"algorithms", collsim::algorithms_command,
      "every algorithm per collective (ours, then SimGrid's): kind, restrictions, source files"},
     {"run", collsim::run_command, "simulate one collective algorithm with SMPI"},
+    {"timeline", collsim::timeline_command,
+     "every message and combine of one collective call (engine or SMPI): CSV, picture, critical path"},
     {"compare", collsim::compare_command, "sweep sizes x algorithms (ours and SimGrid's), CSV + plot"},
     {"map", collsim::map_command, "fastest algorithm per (p, size) and ratio to SimGrid's best (seed 004 Fig. 3, 4)"},
     {"tune", collsim::tune_command, "decision tables from simulation: Open MPI dynamic rules or COLLSIM_RULES"},

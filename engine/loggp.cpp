@@ -81,10 +81,11 @@ class RankSet {
 // halves are posted, whoever is looked at first.
 class Evaluator {
  public:
-  Evaluator(const plan::Plan& plan, const BlockBytes& bytes, const Network& net)
+  Evaluator(const plan::Plan& plan, const BlockBytes& bytes, const Network& net, EventSink* sink)
       : h_(plan.header), bytes_(bytes), net_(net), ranks_(static_cast<size_t>(plan.header.p)),
-        sources_(ranks_.size()), pending_(plan.header.p) {
+        sources_(ranks_.size()), pending_(plan.header.p), sink_(sink) {
     const int64_t p = h_.p;
+    if (sink_) after_bytes_.assign(ranks_.size(), 0);
     // Where blocks start empty (plan::starts_empty) a store costs nothing
     // and the first combine into a block is a copy, as in the executor.
     if (plan::starts_empty(h_.collective)) {
@@ -125,11 +126,18 @@ class Evaluator {
   // value (else it is a copy, which costs nothing); by runs where every
   // block is held from the start. `hold` marks them held afterwards.
   double op_time(int64_t r, const plan::BlockList& blocks, bool hold) {
-    if (held_.empty()) return net_.op_seconds_per_byte * static_cast<double>(list_bytes(bytes_, blocks));
+    if (held_.empty()) {
+      const int64_t n = list_bytes(bytes_, blocks);
+      op_bytes_ += n;
+      return net_.op_seconds_per_byte * static_cast<double>(n);
+    }
     double t = 0;
     for (int64_t b : blocks) {
       auto bit = held_[static_cast<size_t>(r * h_.blocks + b)];
-      if (bit) t += net_.op_seconds_per_byte * static_cast<double>(bytes_(b).count());
+      if (bit) {
+        t += net_.op_seconds_per_byte * static_cast<double>(bytes_(b).count());
+        op_bytes_ += bytes_(b).count();
+      }
       if (hold) bit = true;
     }
     return t;
@@ -151,7 +159,10 @@ class Evaluator {
       const bool aux = aux_bit(r, b), acc = acc_holds(r, b), input = v == plan::Value::acc_op_input_op_aux;
       const bool uses_acc = join || v != plan::Value::aux;
       const int held = (aux ? 1 : 0) + (input ? 1 : 0) + (uses_acc && acc ? 1 : 0);
-      if (held > 1) t += net_.op_seconds_per_byte * static_cast<double>((held - 1) * bytes_(b).count());
+      if (held > 1) {
+        t += net_.op_seconds_per_byte * static_cast<double>((held - 1) * bytes_(b).count());
+        op_bytes_ += (held - 1) * bytes_(b).count();
+      }
       if (join && aux && !held_.empty()) held_[static_cast<size_t>(r * h_.blocks + b)] = true;
     }
     return t;
@@ -180,10 +191,13 @@ class Evaluator {
     plan::drop_empty_halves(h_, step_, [this](const plan::BlockList& b) { return list_bytes(bytes_, b); });
     s.send_to = peer(step_.send_to), s.recv_from = peer(step_.recv_from);
     s.send_bytes = list_bytes(bytes_, step_.send_blocks);
+    op_bytes_ = 0;
     const double before = step_.send_to < 0                   ? 0
                           : plan::reads_aux(step_.send_value) ? aux_time(r, step_.send_blocks, step_.send_value, false)
                           : step_.send_value == plan::Value::acc_op_input ? op_time(r, step_.send_blocks, false)
                                                                           : 0;
+    if (sink_ && op_bytes_ > 0) sink_->combine({r, op_bytes_, s.steps_done, t, t + before});
+    op_bytes_ = 0;
     double combined = 0;
     if (step_.combine == plan::Combine::aux)
       for (int64_t b : step_.recv_blocks) aux_bit(r, b) = true;
@@ -193,6 +207,7 @@ class Evaluator {
       combined = op_time(r, step_.recv_blocks, true);
     s.after = combined + (step_.join ? aux_time(r, step_.fold_blocks, plan::Value::aux, true)
                                      : op_time(r, step_.fold_blocks, true));
+    if (sink_) after_bytes_[static_cast<size_t>(r)] = op_bytes_;
     s.post = s.ready = s.recv_post = t + before;
     if (net_.eager() && s.send_to >= 0) send_eagerly(r);
   }
@@ -205,7 +220,9 @@ class Evaluator {
     RankState& s = at(r);
     const double leave =
         s.post + net_.send_overhead + static_cast<double>(s.send_bytes) * net_.per_byte_between(r, s.send_to);
-    inflight_[pair_key(r, s.send_to)].push_back(leave + net_.latency_between(r, s.send_to));
+    Arrivals& q = inflight_[pair_key(r, s.send_to)];
+    q.push_back(leave + net_.latency_between(r, s.send_to));
+    if (sink_) q.traced.push_back({r, s.send_to, s.send_bytes, s.steps_done, s.post, s.post, q.times.back(), leave, 0});
     if (at(s.send_to).recv_from == r) pending_.add(s.send_to);
     s.ready = s.recv_post = leave;
     s.send_to = kNone;
@@ -221,7 +238,14 @@ class Evaluator {
     const auto it = inflight_.find(pair_key(s.recv_from, r));
     if (it == inflight_.end()) return;
     Arrivals& q = it->second;
-    s.ready = std::max(s.ready, std::max(s.recv_post, q.times[q.head++]) + net_.recv_overhead);
+    const double done = std::max(s.recv_post, q.times[q.head]) + net_.recv_overhead;
+    s.ready = std::max(s.ready, done);
+    if (sink_) {
+      q.traced[q.head].end = std::max(s.recv_post, q.times[q.head]);
+      q.traced[q.head].receiver_done = done;
+      sink_->message(q.traced[q.head]);
+    }
+    ++q.head;
     if (q.head == q.times.size()) inflight_.erase(it);
     s.recv_from = kNone;
   }
@@ -236,6 +260,8 @@ class Evaluator {
       if (s.recv_from >= 0 && net_.eager()) receive_eagerly(r);
       if (s.recv_from >= 0) match(s.recv_from, r, s.recv_from);
       if (s.send_to != kNone || s.recv_from != kNone) return;
+      if (sink_ && after_bytes_[static_cast<size_t>(r)] > 0)
+        sink_->combine({r, after_bytes_[static_cast<size_t>(r)], s.steps_done, s.ready, s.ready + s.after});
       ++s.steps_done;
       start_step(r, s.ready + s.after);
     }
@@ -251,6 +277,7 @@ class Evaluator {
     const double end =
         start + net_.latency_between(from, to) +
         static_cast<double>(sender.send_bytes + net_.envelope) * net_.per_byte_between(from, to);
+    if (sink_) sink_->message({from, to, sender.send_bytes, sender.steps_done, sender.post, start, end, end, end});
     sender.send_to = receiver.recv_from = kNone;
     sender.ready = std::max(sender.ready, end);
     receiver.ready = std::max(receiver.ready, end);
@@ -269,6 +296,7 @@ class Evaluator {
   // per (sender, receiver), in order; only pairs with one in flight.
   struct Arrivals {
     std::vector<double> times;
+    std::vector<MessageEvent> traced;  // with a sink: the messages themselves
     size_t head = 0;
     void push_back(double t) { times.push_back(t); }
   };
@@ -276,6 +304,9 @@ class Evaluator {
   RankSet pending_;
   plan::Step step_;  // the step being taken apart
   int64_t messages_ = 0;
+  EventSink* sink_;                    // null: no tracing
+  int64_t op_bytes_ = 0;               // bytes of the ⊕ being costed
+  std::vector<int64_t> after_bytes_;   // with a sink: per rank, the ⊕ bytes after its current step's halves
 };
 
 }  // namespace
@@ -338,8 +369,9 @@ int64_t list_bytes(const BlockBytes& spans, const plan::BlockList& blocks) {
   return total;
 }
 
-Result evaluate(const plan::Plan& plan, const BlockBytes& block_bytes, const Network& net, bool per_rank) {
-  return Evaluator(plan, block_bytes, net).run(per_rank);
+Result evaluate(const plan::Plan& plan, const BlockBytes& block_bytes, const Network& net, bool per_rank,
+                EventSink* sink) {
+  return Evaluator(plan, block_bytes, net, sink).run(per_rank);
 }
 
 }  // namespace collsim::engine

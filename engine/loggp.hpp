@@ -127,8 +127,37 @@ class BlockBytes {
 BlockBytes even_blocks(const plan::Header& h, int64_t bytes, int64_t element);
 int64_t list_bytes(const BlockBytes& spans, const plan::BlockList& blocks);
 
+// What the engine tells a tracer (`collsim timeline`), in seconds. A
+// message: `from` posts it at `post` in its step `step` (0-based); the
+// transfer starts at `start` (rendezvous: both halves posted; eager: at
+// the post, the sender's overhead first); the receiver has it at `end`
+// (its last byte's arrival, or the receive's posting where that came
+// later: an eager message waits in the receiver's buffer); the sender's half is done at `sender_done` (rendezvous: the
+// arrival; eager: when it leaves, max(o,g) + mG after the post) and the
+// receiver's at `receiver_done` (rendezvous: the arrival; eager: the later
+// of the arrival and the receive's posting, plus o).
+struct MessageEvent {
+  int64_t from = 0, to = 0, bytes = 0, step = 0;
+  double post = 0, start = 0, end = 0, sender_done = 0, receiver_done = 0;
+};
+// A ⊕ of `bytes` bytes on `rank` in its step `step`, from `start` to `end`.
+struct CombineEvent {
+  int64_t rank = 0, bytes = 0, step = 0;
+  double start = 0, end = 0;
+};
+// Told every message and ⊕ as the engine settles them (not in time order).
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  virtual void message(const MessageEvent& m) = 0;
+  virtual void combine(const CombineEvent& c) = 0;
+};
+
 // Throws std::invalid_argument on a plan that cannot run to its end
-// (unmatched halves, deadlock): the verifier names why.
-Result evaluate(const plan::Plan& plan, const BlockBytes& block_bytes, const Network& net, bool per_rank = false);
+// (unmatched halves, deadlock): the verifier names why. With a `sink`,
+// every message and ⊕ is told to it (null, the default, costs nothing
+// beyond a test per event).
+Result evaluate(const plan::Plan& plan, const BlockBytes& block_bytes, const Network& net, bool per_rank = false,
+                EventSink* sink = nullptr);
 
 }  // namespace collsim::engine

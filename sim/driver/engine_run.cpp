@@ -56,10 +56,11 @@ engine::Network smpi_network(const Net& net, const platforms::Platform& pf) {
 // The plan's time under `rules`: the smpi rules on the harness's blocks,
 // the loggopsim rules on the GOAL export's.
 engine::Result evaluate(const plan::Plan& pl, int64_t bytes, const Net& net, const SimRequest& req,
-                        const EngineRules& rules, bool per_rank) {
+                        const EngineRules& rules, bool per_rank, engine::EventSink* sink) {
   if (rules.set == EngineRules::Set::smpi)
     return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element), smpi_network(net, req.platform),
-                            per_rank);
+                            per_rank, sink);
+  if (sink) throw std::invalid_argument("the loggopsim rules tell no tracer their events; use --rules smpi");
   return engine::evaluate(pl, engine::goal_blocks(pl.header, bytes), loggops(net, req.platform), per_rank);
 }
 
@@ -77,6 +78,25 @@ struct Candidate {
   const Algorithm* row;  // null for a plan file
   plan::Plan file_plan;
 };
+
+// The row of one case (candidate, size, root), its ranks' finish in `res`.
+Row evaluate_case(const SimRequest& req, const EngineRules& rules, const Net& net, const Candidate& cand,
+                  int64_t bytes, int64_t root, engine::Result& res, bool per_rank, engine::EventSink* sink) {
+  const Collective c = req.algos.empty() ? req.plans.front().collective : req.algos.front()->collective;
+  const bool smpi_rules = rules.set == EngineRules::Set::smpi;
+  const auto start = std::chrono::steady_clock::now();
+  const double cpu = process_cpu_seconds();
+  const plan::PlanAlgorithm* pa = cand.row ? &plan::find_plan_algorithm(c, cand.name) : nullptr;
+  const int64_t blocks = pa ? plan_blocks(*cand.row, *pa, req, net, bytes) : cand.file_plan.header.blocks;
+  const plan::Plan pl = pa ? plan::build_plan(c, cand.name, req.p, root, blocks, net.node_size) : cand.file_plan;
+  res = evaluate(pl, bytes, net, req, rules, per_rank, sink);
+  Row row{collective_name(c), cand.name, req.p, bytes, blocks, res.time * 1e6, std::nullopt, root, 1,
+          reduces(c) ? operator_name(req.op) : "", plan::per_segment(c) ? "even" : "", true, 0, {}, {}, {},
+          smpi_rules ? "loggp" : "loggopsim"};
+  if (cand.row && smpi_rules) row.model_us = model_us(req, *cand.row, bytes, root, blocks);
+  measure(row, start, cpu);
+  return row;
+}
 
 }  // namespace
 
@@ -112,6 +132,11 @@ std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_
 }
 
 std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules, const std::string& per_rank_csv) {
+  return evaluate_plans(req, rules, per_rank_csv, nullptr);
+}
+
+std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules, const std::string& per_rank_csv,
+                                engine::EventSink* sink) {
   const bool smpi_rules = rules.set == EngineRules::Set::smpi;
   const Collective c = req.algos.empty() ? req.plans.front().collective : req.algos.front()->collective;
   std::vector<Candidate> candidates;
@@ -135,17 +160,8 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
   for (const Candidate& cand : candidates) {
     for (int64_t bytes : req.sizes) {
       for (int64_t root : req.roots) {
-        const auto start = std::chrono::steady_clock::now();
-        const double cpu = process_cpu_seconds();
-        const plan::PlanAlgorithm* pa = cand.row ? &plan::find_plan_algorithm(c, cand.name) : nullptr;
-        const int64_t blocks = pa ? plan_blocks(*cand.row, *pa, req, net, bytes) : cand.file_plan.header.blocks;
-        const plan::Plan pl = pa ? plan::build_plan(c, cand.name, req.p, root, blocks, net.node_size) : cand.file_plan;
-        const engine::Result res = evaluate(pl, bytes, net, req, rules, !per_rank_csv.empty());
-        Row row{collective_name(c), cand.name, req.p, bytes, blocks, res.time * 1e6, std::nullopt, root, 1,
-                reduces(c) ? operator_name(req.op) : "", segmented ? "even" : "", true, 0, {}, {}, {},
-                smpi_rules ? "loggp" : "loggopsim"};
-        if (cand.row && smpi_rules) row.model_us = model_us(req, *cand.row, bytes, root, blocks);
-        measure(row, start, cpu);
+        engine::Result res;
+        const Row row = evaluate_case(req, rules, net, cand, bytes, root, res, !per_rank_csv.empty(), sink);
         if (!per_rank_csv.empty()) per_rank += finish_lines(row, res.finish);
         rows.push_back(row);
       }

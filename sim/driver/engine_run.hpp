@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "launch.hpp"
+#include "loggp.hpp"
 
 namespace collsim::sim {
 
@@ -38,6 +39,10 @@ std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_
 
 std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules = {},
                                 const std::string& per_rank_csv = "");
+// The same with every message and ⊕ told to `sink` (`collsim timeline`;
+// the smpi rules only: std::invalid_argument under loggopsim's).
+std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules, const std::string& per_rank_csv,
+                                engine::EventSink* sink);
 
 // A GOAL schedule (schedules/goal_read.hpp) at `path` under the loggopsim
 // rules (engine/goal_sim.hpp): one row, collective "goal", algorithm

@@ -234,7 +234,8 @@ HarnessArgs harness_args(const SimRequest& req, const Batch& batch) {
 
 // Batch number `number` of simulate: one smpirun. A failure that is a
 // deadlock is DeadlockError.
-std::vector<Row> run_batch(const SimRequest& req, const Batch& batch, ScratchDir& dir, size_t number) {
+std::vector<Row> run_batch(const SimRequest& req, const Batch& batch, ScratchDir& dir, size_t number,
+                           const std::vector<std::string>& more_options = {}) {
   const std::vector<const Algorithm*>& algos = batch.algos;
   const HarnessArgs args = harness_args(req, batch);
   SmpirunCall call{req.p, kPlatformName, smpi_network_flags(), std::string("./") + kHarnessName, to_argv(args),
@@ -245,6 +246,7 @@ std::vector<Row> run_batch(const SimRequest& req, const Batch& batch, ScratchDir
   if (!algos.empty() && algos.front()->has(kSmpiBuiltin) && algos.front()->builtin_name() != "default")
     call.options.push_back(std::string("--cfg=smpi/") + collective_name(args.collective) + ":" +
                            algos.front()->builtin_name());
+  call.options.insert(call.options.end(), more_options.begin(), more_options.end());
   const Command cmd = smpirun_command(dir, call);
 
   const Measured run = run_measured(cmd);
@@ -336,6 +338,39 @@ void check_sizes(const SimRequest& req) {
       throw std::invalid_argument("size " + format_bytes(bytes) + " is no whole number of " + std::to_string(elem) +
                                   "-byte " + operator_name(req.op) + " elements");
   }
+}
+
+// SimGrid's Paje trace of the MPI calls (states), the messages inside
+// them (links, with sizes: tracing/smpi/internals shows those of SimGrid's
+// own collectives), the ⊕ (computing: the harness charges it with
+// smpi_execute_flops) and the sleep before each timed call (sleeping),
+// with times to the picosecond.
+const std::vector<std::string>& paje_flags() {
+  static const std::vector<std::string> flags = {
+      "--cfg=tracing:yes",
+      "--cfg=tracing/smpi:yes",
+      "--cfg=tracing/smpi/internals:yes",
+      "--cfg=tracing/smpi/computing:yes",
+      "--cfg=tracing/smpi/sleeping:yes",
+      "--cfg=tracing/smpi/display-sizes:yes",
+      "--cfg=tracing/precision:12",
+      std::string("--cfg=tracing/filename:") + kPajeTraceName};
+  return flags;
+}
+
+Row simulate_traced(const SimRequest& req, const std::function<void(const std::filesystem::path&)>& read_trace) {
+  check_sizes(req);
+  const std::vector<Batch> batches = batches_of(req);
+  if (batches.size() != 1 || req.sizes.size() != 1 || req.roots.size() != 1 || batches[0].algos.size() > 1)
+    throw std::logic_error("simulate_traced: one algorithm or plan, one size, one root");
+  for (const Algorithm* a : req.algos)
+    if (const std::string unmet = unmet_restriction(*a, req.op); !unmet.empty() && !req.ignore_restrictions)
+      throw std::invalid_argument(unmet);
+  ScratchDir dir("collsim");
+  stage(req, dir);
+  const std::vector<Row> rows = run_batch(req, batches[0], dir, 0, paje_flags());
+  read_trace(dir.path() / kPajeTraceName);
+  return rows.at(0);
 }
 
 std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t, size_t)>& on_batch,

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -83,5 +84,12 @@ void check_sizes(const SimRequest& req);
 std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t done, size_t total)>& on_batch = {},
                           std::vector<std::string>* failures = nullptr,
                           std::vector<std::string>* deadlocked = nullptr);
+
+// The trace's fixed name in the scratch folder (smpirun sees no other).
+inline constexpr const char* kPajeTraceName = "trace.paje";
+// Runs the one case of `req` (one algorithm or plan file, one size, one
+// root) as simulate does, with SimGrid's Paje tracing on, and hands the
+// trace file to `read_trace` before the scratch folder is removed.
+Row simulate_traced(const SimRequest& req, const std::function<void(const std::filesystem::path&)>& read_trace);
 
 }  // namespace collsim::sim
