@@ -10,9 +10,10 @@
 # Writes results/exscan-table1/p36x1.csv, p36x32.csv, loggp36.csv and
 # table.md.
 #
-# One timed repetition, no warm-up: the simulation is deterministic (the
-# same run gives the same times), and p = 1152 with SimGrid's linear exscan
-# (p^2/2 messages) is slow on a shared machine.
+# One timed call after one untimed warm-up call per case (collsim's
+# default): the simulation is deterministic, and SimGrid's built-ins do
+# one-time setup on their first call. p = 1152 with SimGrid's linear
+# exscan (p^2/2 messages) is slow on a shared machine.
 # Usage: scripts/exscan_table1.sh [BUILD_DIR]   (default: build)
 set -eu
 build=${1:-build}

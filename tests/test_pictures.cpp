@@ -136,7 +136,9 @@ TEST(Pictures, FortySeriesLookDistinct) {
     EXPECT_TRUE(looks.insert({s.colour, s.point_type}).second) << "series " << k;
     EXPECT_NE(s.colour, kGrey);
     EXPECT_NE(s.colour, sim::series_style(k + 1).colour);
-    if (k >= 19) EXPECT_NE(s.point_type, sim::series_style(k - 19).point_type) << "series " << k;
+    if (k >= 19) {
+      EXPECT_NE(s.point_type, sim::series_style(k - 19).point_type) << "series " << k;
+    }
   }
 }
 

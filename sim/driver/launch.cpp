@@ -358,6 +358,20 @@ const std::vector<std::string>& paje_flags() {
   return flags;
 }
 
+namespace {
+
+// Once per process (map and tune simulate many times): times of first
+// calls are not what compare's tables mean.
+void say_if_cold(const SimRequest& req) {
+  static bool said = false;
+  if (req.warmup > 0 || said) return;
+  said = true;
+  std::fprintf(stderr, "collsim: note: --warmup 0: the times are of first (cold) calls, SimGrid's built-ins' "
+                       "one-time setup included\n");
+}
+
+}  // namespace
+
 Row simulate_traced(const SimRequest& req, const std::function<void(const std::filesystem::path&)>& read_trace) {
   check_sizes(req);
   const std::vector<Batch> batches = batches_of(req);
@@ -379,6 +393,7 @@ std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t
   for (const Algorithm* a : req.algos)
     if (const std::string unmet = unmet_restriction(*a, req.op); !unmet.empty() && !req.ignore_restrictions)
       throw std::invalid_argument(unmet + " (run --ignore-restrictions runs it anyway, to see it fail)");
+  say_if_cold(req);
   ScratchDir dir("collsim");
   stage(req, dir);
   const std::vector<Batch> batches = batches_of(req);

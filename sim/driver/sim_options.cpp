@@ -289,9 +289,6 @@ Collective read_common_options(const cli::po::variables_map& vm, SimRequest& req
   if (vm.count("reps")) req.reps = static_cast<int>(cli::parse_int(vm["reps"].as<std::string>(), "--reps", 1, 1000));
   if (vm.count("warmup"))
     req.warmup = static_cast<int>(cli::parse_int(vm["warmup"].as<std::string>(), "--warmup", 0, 1000));
-  if (req.warmup == 0)
-    std::fprintf(stderr, "collsim: note: --warmup 0: SMPI times first (cold) calls, SimGrid's built-ins' one-time "
-                         "setup included\n");
   req.platform = platform_from(vm, req.p);
   return c;
 }
