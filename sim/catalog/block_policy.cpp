@@ -69,4 +69,18 @@ int64_t choose_blocks(const Algorithm& algo, const Net& net, int64_t p, int64_t 
                     *most / net.element);
 }
 
+bool policy_decides(const Algorithm& algo, const BlockCase& c) { return algo.has(kBlocks) && c.fixed <= 0; }
+
+int64_t resolve_blocks(const Algorithm& algo, const Net& net, const BlockCase& c) {
+  if (!algo.has(kBlocks)) return 1;
+  if (c.fixed > 0) return c.fixed;
+  return choose_blocks(algo, net, c.p, c.bytes, c.segment_bytes);
+}
+
+int64_t resolve_blocks(const plan::Header& plan) { return plan.blocks; }
+
+int64_t plan_cut_blocks(const plan::PlanAlgorithm& pa, int64_t blocks, int64_t p) {
+  return pa.cut == plan::Cut::pipelined ? blocks : plan::cut_blocks(pa.cut, p);
+}
+
 }  // namespace collsim::sim

@@ -1,5 +1,10 @@
-// The policy that picks the block count n of a pipelined algorithm (kBlocks),
-// kept apart from the algorithms as Open MPI keeps coll/tuned apart from
+// The block count of a case, decided here once for everyone who runs one:
+// the harness (under SMPI and under mpirun), the engine (`--engine loggp`),
+// the PMPI library and the work estimates all call resolve_blocks, and a
+// result row's `blocks` column is what it returned.
+//
+// The policy that picks the block count n of a pipelined algorithm (kBlocks)
+// is kept apart from the algorithms as Open MPI keeps coll/tuned apart from
 // coll/base: the algorithms run any n they are given.
 //
 // Rule: the n in [1, e] that minimises the algorithm's own cost model on the
@@ -16,10 +21,57 @@
 #include <vector>
 
 #include "catalog.hpp"
+#include "plan.hpp"
+#include "plan_builders.hpp"
 
 namespace collsim::sim {
 
-// 1 for algorithms without kBlocks or m = 0.
+// The network the policy assumes where no platform describes one: the PMPI
+// library on a real machine, and collsim-mpi run without --alpha/--beta/--gamma.
+inline constexpr Net kDefaultPolicyNet{5e-6, 1e-9, 1e-9};
+
+// What a case's block count depends on besides the algorithm and the
+// network.
+struct BlockCase {
+  int64_t p = 1;
+  int64_t bytes = 0;
+  // --blocks, COLLSIM_BLOCKS or a tuning rule's n; 0: the policy picks.
+  int64_t fixed = 0;
+  // kSegments (allgatherv, reduce_scatter): each rank's segment in bytes
+  // where the layout cuts the vector (--layout); empty: even segments.
+  std::vector<int64_t> segment_bytes;
+};
+
+// The block count of one case of `algo`, the `blocks` of its row, with one
+// meaning under every engine:
+//   - an algorithm with kBlocks (a pipeline): n, its blocks per message
+//     stream (per segment for kSegments), the number --blocks sets: `fixed`
+//     where given, else the policy's pick on `net` (choose_blocks below);
+//   - any other algorithm: 1. The pieces such an algorithm cuts the data
+//     into itself (ring and scatter-allgather p, halving-doubling and
+//     binary-blocks 2^floor(log2 p)) are part of the algorithm, not a
+//     parameter; plan_cut_blocks gives them.
+// `net` is the network that times the case, with a message's whole fixed
+// cost in alpha (platform_net: the per-message overheads of a LogGP
+// platform included) and net.element the bytes of one element
+// (element_bytes(collective, op)): blocks hold whole elements.
+int64_t resolve_blocks(const Algorithm& algo, const Net& net, const BlockCase& c);
+
+// Whether resolve_blocks searches the policy (a pipeline without a fixed
+// n): the search evaluates the cost model some 70 times, so the harness
+// lets one rank do it and broadcasts the result.
+bool policy_decides(const Algorithm& algo, const BlockCase& c);
+
+// A plan file's rows: the file's own block count B (its header's blocks).
+int64_t resolve_blocks(const plan::Header& plan);
+
+// The block count B of the plan that algorithm `pa` runs at p ranks for a
+// row's `blocks`: that n where the plan is pipelined, else the plan's own
+// cut (plan::cut_blocks: 1, p or 2^floor(log2 p)).
+int64_t plan_cut_blocks(const plan::PlanAlgorithm& pa, int64_t blocks, int64_t p);
+
+// The policy's pick (callers use resolve_blocks): 1 for algorithms without
+// kBlocks or m = 0.
 int64_t choose_blocks(const Algorithm& algo, const Net& net, int64_t p, int64_t bytes);
 
 // The same for a segmented algorithm (kSegments: allgatherv, reduce_scatter)

@@ -74,6 +74,19 @@ std::optional<double> optional_double(const std::string& s) {
 
 }  // namespace
 
+void check_plan_for_case(const plan::Header& h, const std::string& path, Collective c, int64_t p,
+                         const std::vector<int64_t>& roots) {
+  const std::string file = "plan file '" + path + "'";
+  if (h.collective != c || h.p != p)
+    throw std::invalid_argument(file + " is for " + collective_name(h.collective) + " at p = " + std::to_string(h.p) +
+                                ", not " + collective_name(c) + " at p = " + std::to_string(p));
+  if (!rooted(c)) return;
+  for (int64_t root : roots)
+    if (root != h.root)
+      throw std::invalid_argument(file + " has root " + std::to_string(h.root) + ", not the case's root " +
+                                  std::to_string(root));
+}
+
 std::string plan_row_name(const std::string& path) {
   const size_t slash = path.rfind('/');
   std::string name = "plan:" + (slash == std::string::npos ? path : path.substr(slash + 1));

@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "block_policy.hpp"
 #include "catalog.hpp"
+#include "plan.hpp"
 
 namespace collsim::sim {
 
@@ -22,7 +24,7 @@ struct HarnessArgs {
   std::vector<int64_t> sizes;      // bytes
   std::vector<int64_t> roots{0};
   int64_t blocks = 0;  // 0: the block policy
-  Net net{5e-6, 1e-9, 1e-9};
+  Net net = kDefaultPolicyNet;
   // Timed repetitions and warm-ups. The driver always sends its own (one
   // and none: SMPI's times are deterministic); these defaults are for
   // collsim-mpi on a real machine, where times vary.
@@ -48,9 +50,21 @@ HarnessArgs from_argv(int argc, const char* const* argv, int first = 1);
 // read it) and a list of names split at blanks keeps it one word.
 std::string plan_row_name(const std::string& path);
 
+// Whether a plan file fits a case: made for collective c at p ranks and,
+// for a rooted collective, every root of `roots`. Else std::invalid_argument,
+// one line naming `path`. The driver checks the user's file with this when
+// it reads it; the harness checks its copy again (collsim-mpi is also run
+// by hand).
+void check_plan_for_case(const plan::Header& h, const std::string& path, Collective c, int64_t p,
+                         const std::vector<int64_t>& roots);
+
 // One result row: one case of one algorithm.
 struct Row {
   std::string collective, algorithm;
+  // blocks: what resolve_blocks chose (block_policy.hpp), the same under
+  // every engine: n for a pipelined algorithm (kBlocks), 1 for any other
+  // (ring's p pieces are its own cut, not a parameter), the file's B for a
+  // plan file.
   int64_t p = 0, bytes = 0, blocks = 0;
   double time_us = 0;
   std::optional<double> model_us;  // none for SimGrid's built-ins

@@ -33,6 +33,18 @@ Net engine_net(const SimRequest& req, const EngineRules& rules) {
   return net;
 }
 
+// The block policy's network (resolve_blocks): the harness's, platform_net,
+// whose α holds a message's whole fixed cost, with --L and --G in place of
+// α and β. Without them it is the harness's exactly, so both engines' rows
+// carry the same blocks.
+Net policy_net(const SimRequest& req, const EngineRules& rules, int64_t element) {
+  Net net = platform_net(req.platform);
+  if (rules.L) net.alpha += *rules.L - req.platform.alpha;
+  if (rules.G) net.beta = *rules.G;
+  net.element = element;
+  return net;
+}
+
 // The loggopsim rules' parameters (L = net.alpha, G = net.beta).
 engine::LogGOPS loggops(const Net& net, const platforms::Platform& pf) {
   engine::LogGOPS par;
@@ -75,20 +87,25 @@ const char* const kPerRankHeader = "collective,algorithm,p,bytes,root,rank,finis
 
 struct Candidate {
   std::string name;
-  const Algorithm* row;  // null for a plan file
-  plan::Plan file_plan;
+  const Algorithm* row;                        // null for a plan file
+  std::shared_ptr<const plan::Plan> file_plan;  // the driver's parse (PlanFile)
 };
 
-// The row of one case (candidate, size, root), its ranks' finish in `res`.
-Row evaluate_case(const SimRequest& req, const EngineRules& rules, const Net& net, const Candidate& cand,
-                  int64_t bytes, int64_t root, engine::Result& res, bool per_rank, engine::EventSink* sink) {
+// The row of one case (candidate, size, root), its ranks' finish in `res`;
+// blocks as resolve_blocks decides them with the harness's `policy` net.
+Row evaluate_case(const SimRequest& req, const EngineRules& rules, const Net& net, const Net& policy,
+                  const Candidate& cand, int64_t bytes, int64_t root, engine::Result& res, bool per_rank,
+                  engine::EventSink* sink) {
   const Collective c = req.algos.empty() ? req.plans.front().collective : req.algos.front()->collective;
   const bool smpi_rules = rules.set == EngineRules::Set::smpi;
   const auto start = std::chrono::steady_clock::now();
   const double cpu = process_cpu_seconds();
   const plan::PlanAlgorithm* pa = cand.row ? &plan::find_plan_algorithm(c, cand.name) : nullptr;
-  const int64_t blocks = pa ? plan_blocks(*cand.row, *pa, req, net, bytes) : cand.file_plan.header.blocks;
-  const plan::Plan pl = pa ? plan::build_plan(c, cand.name, req.p, root, blocks, net.node_size) : cand.file_plan;
+  const int64_t blocks = pa ? resolve_blocks(*cand.row, policy, {req.p, bytes, req.blocks, {}})
+                            : resolve_blocks(cand.file_plan->header);
+  const plan::Plan pl =
+      pa ? plan::build_plan(c, cand.name, req.p, root, plan_cut_blocks(*pa, blocks, req.p), net.node_size)
+         : *cand.file_plan;
   res = evaluate(pl, bytes, net, req, rules, per_rank, sink);
   Row row{collective_name(c), cand.name, req.p, bytes, blocks, res.time * 1e6, std::nullopt, root, 1,
           reduces(c) ? operator_name(req.op) : "", plan::per_segment(c) ? "even" : "", true, 0, {}, {}, {},
@@ -122,8 +139,9 @@ std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_
     return a.model(net, req.p, bytes, blocks) * 1e6;
   }
   if (!net.full_duplex) return std::nullopt;
-  const plan::Plan pl =
-      plan::build_plan(a.collective, a.name, req.p, rooted(a.collective) ? root : 0, blocks, net.node_size);
+  const plan::Plan pl = plan::build_plan(a.collective, a.name, req.p, rooted(a.collective) ? root : 0,
+                                        plan_cut_blocks(plan::find_plan_algorithm(a.collective, a.name), blocks, req.p),
+                                        net.node_size);
   // A commutative plan (ring's) is not what runs for a non-commutative ⊕.
   if (pl.header.commutative && req.op == Operator::matmul) return std::nullopt;
   return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element), smpi_network(net, req.platform))
@@ -144,11 +162,10 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
     plan::find_plan_algorithm(c, a->name);  // "no plan for ...", listing those with one
     candidates.push_back({a->name, a, {}});
   }
-  for (const PlanFile& f : req.plans) {
-    candidates.push_back({plan_row_name(f.path), nullptr, plan::read_plan_file(f.path)});
-  }
+  for (const PlanFile& f : req.plans) candidates.push_back({plan_row_name(f.path), nullptr, f.plan});
   Net net = engine_net(req, rules);
   net.element = element_bytes(c, req.op);
+  const Net policy = policy_net(req, rules, net.element);
   if (smpi_rules && !net.full_duplex)
     throw std::invalid_argument("the smpi rules model full-duplex links only; use --engine smpi or --rules loggopsim");
   const bool segmented = plan::per_segment(c);
@@ -161,7 +178,7 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
     for (int64_t bytes : req.sizes) {
       for (int64_t root : req.roots) {
         engine::Result res;
-        const Row row = evaluate_case(req, rules, net, cand, bytes, root, res, !per_rank_csv.empty(), sink);
+        const Row row = evaluate_case(req, rules, net, policy, cand, bytes, root, res, !per_rank_csv.empty(), sink);
         if (!per_rank_csv.empty()) per_rank += finish_lines(row, res.finish);
         rows.push_back(row);
       }

@@ -34,7 +34,8 @@ struct EngineRules {
 // plan evaluated under SMPI's eager rules (engine::Network), the cost that
 // LogGP's L, o, g, G give it; none on half-duplex links there, nor where the
 // plan is a commutative path and ⊕ is not (ring with matmul runs other code). `blocks`
-// the plan's (the cut's, or the pipeline's n).
+// the row's (resolve_blocks: the pipeline's n, 1 for an algorithm that cuts
+// its data itself).
 std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_t bytes, int64_t root, int64_t blocks);
 
 std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules = {},

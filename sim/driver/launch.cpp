@@ -175,8 +175,7 @@ std::optional<double> loggp_model(const SimRequest& req, const Row& r) {
     if (x->name == r.algorithm) a = x;
   if (a == nullptr || a->has(kSmpiBuiltin)) return std::nullopt;
   if (!plan::has_plan(c, a->name)) return std::nullopt;
-  const plan::Cut cut = plan::find_plan_algorithm(c, a->name).cut;
-  return model_us(req, *a, r.bytes, r.root, cut == plan::Cut::pipelined ? r.blocks : plan::cut_blocks(cut, req.p));
+  return model_us(req, *a, r.bytes, r.root, r.blocks);
 }
 
 // The scratch directory's fixed names: smpirun's shell sees no other
@@ -197,8 +196,13 @@ void stage(const SimRequest& req, const ScratchDir& dir) {
   if (file) platforms::check_platform_xml(xml, name, platforms::hosts_used(req.platform, req.p));
   write_file(dir.path() / kPlatformName, xml);
   write_file(dir.path() / "hosts.txt", platforms::hostfile(req.platform, req.p));
-  for (size_t i = 0; i < req.plans.size(); ++i)
-    write_file(dir.path() / staged_plan(i), read_bounded_file(req.plans[i].path, kMaxPlanFileBytes, "plan file"));
+  // The plans as the driver read and checked them (PlanFile::plan), not
+  // the files again: what runs is what was checked.
+  for (size_t i = 0; i < req.plans.size(); ++i) {
+    std::ostringstream text;
+    plan::write_plan(text, *req.plans[i].plan);
+    write_file(dir.path() / staged_plan(i), text.str());
+  }
   const char* lib_env = std::getenv("COLLSIM_SMPI_LIB");
   fs::create_symlink(fs::absolute(lib_env != nullptr ? lib_env : COLLSIM_SMPI_LIB), dir.path() / kHarnessName);
 }

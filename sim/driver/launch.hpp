@@ -8,12 +8,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "platform.hpp"
 #include "catalog.hpp"
+#include "plan.hpp"
 #include "protocol.hpp"
 #include "scale.hpp"
 
@@ -21,11 +23,13 @@ namespace collsim::sim {
 
 std::string format_bytes(int64_t bytes);  // "4MiB", "1000B"
 
-// A plan file to simulate beside the catalog's algorithms (already read and
-// checked against the request by the command layer: plan_files.hpp).
+// A plan file to simulate beside the catalog's algorithms, read and
+// checked against the request once by the command layer
+// (sim_options.cpp); the engine runs `plan`, smpirun a copy written from it.
 struct PlanFile {
   std::string path;
   Collective collective;
+  std::shared_ptr<const plan::Plan> plan;
 };
 
 struct SimRequest {

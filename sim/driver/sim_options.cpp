@@ -337,23 +337,22 @@ void read_plan_files(const std::vector<std::string>& paths, Collective c, SimReq
     // Any name works: smpirun sees a copy under a fixed name (launch.cpp),
     // and the rows name it by plan_row_name, CSV-safe.
     BoundedFileStream in(path, kMaxPlanFileBytes, "plan file");  // one line for none, a directory, too big
-    plan::Header h;
+    std::shared_ptr<const plan::Plan> pl;
     try {
-      h = plan::read_plan(in).header;
+      pl = std::make_shared<const plan::Plan>(plan::read_plan(in));
     } catch (const std::invalid_argument& e) {
       throw cli::UsageError("plan file '" + path + "', " + e.what());
     }
+    const plan::Header& h = pl->header;
     if (h.p > plan::kMaxHoldings / h.blocks)
       throw LimitError("plan file '" + path + "': p·blocks = " + std::to_string(h.p) + "·" + std::to_string(h.blocks) +
                        " is over the limit of 2^32 that a run keeps per rank and block; a plan with fewer blocks");
-    if (h.collective != c || h.p != req.p)
-      throw cli::UsageError("plan file '" + path + "' is for " + collective_name(h.collective) + " at p = " +
-                            std::to_string(h.p) + ", not " + collective_name(c) + " at p = " + std::to_string(req.p));
-    const bool has_root = rooted(c);
-    if (has_root && h.root != req.roots.front())
-      throw cli::UsageError("plan file '" + path + "' has root " + std::to_string(h.root) + ", --root says " +
-                            std::to_string(req.roots.front()));
-    req.plans.push_back({fs::absolute(path).string(), c});
+    try {
+      check_plan_for_case(h, path, c, req.p, req.roots);
+    } catch (const std::invalid_argument& e) {
+      throw cli::UsageError(e.what());
+    }
+    req.plans.push_back({fs::absolute(path).string(), c, std::move(pl)});
   }
 }
 

@@ -15,10 +15,7 @@ using cli::po::value;
 
 int64_t plan_blocks(const Algorithm& a, const plan::PlanAlgorithm& pa, const SimRequest& req, const Net& net,
                     int64_t bytes) {
-  if (pa.cut != plan::Cut::pipelined) return plan::cut_blocks(pa.cut, req.p);
-  Net policy = net;  // the α-β models see a message's whole fixed cost
-  policy.alpha = net.alpha + platforms::per_message(req.platform) - req.platform.alpha;
-  return req.blocks > 0 ? req.blocks : choose_blocks(a, policy, req.p, bytes);
+  return plan_cut_blocks(pa, resolve_blocks(a, net, {req.p, bytes, req.blocks, {}}), req.p);
 }
 
 void add_max_messages_option(cli::po::options_description& opts) {
@@ -44,8 +41,10 @@ namespace {
 double case_messages(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes) {
   if (!plan::has_plan(a.collective, a.name))
     return static_cast<double>(req.p) * (std::floor(std::log2(static_cast<double>(req.p))) + 1);
+  Net policy = net;
+  policy.element = element_bytes(a.collective, req.op);
   const plan::PlanAlgorithm& pa = plan::find_plan_algorithm(a.collective, a.name);
-  const int64_t blocks = plan_blocks(a, pa, req, net, bytes);
+  const int64_t blocks = plan_blocks(a, pa, req, policy, bytes);
   return engine::plan_messages(a.collective, a.name, req.p, blocks, net.node_size).value_or(0);
 }
 

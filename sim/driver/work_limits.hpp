@@ -15,9 +15,9 @@
 
 namespace collsim::sim {
 
-// The plan's block count for algorithm `a` at `bytes`: as the harness picks
-// it (--blocks, else the block policy on `net`) for pipelined algorithms,
-// else the algorithm's own cut (plan::cut_blocks).
+// The plan's block count B for algorithm `a` at `bytes`: the harness's n
+// (resolve_blocks on `net`, platform_net with the case's element) where
+// pipelined, else the algorithm's own cut (plan_cut_blocks).
 int64_t plan_blocks(const Algorithm& a, const plan::PlanAlgorithm& pa, const SimRequest& req, const Net& net,
                     int64_t bytes);
 

@@ -37,7 +37,9 @@
 #include <ctime>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -77,18 +79,37 @@ struct Options {
   std::vector<Candidate> candidates;
 };
 
+// The plan file at `path`, read and parsed once per process. Under
+// smpirun -no-privatize the ranks are threads of one process and share this
+// cache (a static on purpose): p ranks hold one parse, not p. Under mpirun
+// each rank is a process and reads its own. A file that does not parse
+// gives every rank the same error, also from the cache. SimGrid runs one
+// rank at a time and parsing calls no MPI, so the lock is never contended
+// there; it guards threads that really are concurrent.
+std::shared_ptr<const plan::Plan> shared_plan(const std::string& path) {
+  struct Parsed {
+    std::shared_ptr<const plan::Plan> plan;
+    std::string error;
+  };
+  static std::mutex mutex;
+  static std::map<std::string, Parsed> parsed;
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto [it, first] = parsed.try_emplace(path);
+  if (first) {
+    try {
+      it->second.plan = std::make_shared<const plan::Plan>(plan::read_plan_file(path));
+    } catch (const std::invalid_argument& e) {
+      it->second.error = e.what();
+    }
+  }
+  if (!it->second.plan) throw std::invalid_argument(it->second.error);
+  return it->second.plan;
+}
+
 Candidate plan_candidate(const std::string& path, const HarnessArgs& a, int p) {
-  auto pl = std::make_shared<const plan::Plan>(plan::read_plan_file(path));
-  const plan::Header& h = pl->header;
-  if (h.collective != a.collective || h.p != p)
-    throw std::invalid_argument("plan '" + path + "' is for " + collective_name(h.collective) + " at p = " +
-                                std::to_string(h.p) + ", not " + collective_name(a.collective) + " at p = " +
-                                std::to_string(p));
-  for (int64_t root : a.roots)
-    if (rooted(h.collective) && root != h.root)
-      throw std::invalid_argument("plan '" + path + "' has root " + std::to_string(h.root) + ", the case root " +
-                                  std::to_string(root));
-  return {plan_row_name(path), nullptr, pl};
+  std::shared_ptr<const plan::Plan> pl = shared_plan(path);
+  check_plan_for_case(pl->header, path, a.collective, p, a.roots);
+  return {plan_row_name(path), nullptr, std::move(pl)};
 }
 
 // The driver composes these arguments (catalog/protocol.hpp), so errors are
@@ -155,26 +176,25 @@ Outcome time_case(const Candidate& candidate, Workload& work, int64_t blocks, co
   return out;
 }
 
-// The block count n of `algo` at `bytes`: --blocks, else the block policy's
-// pick, made by rank 0 alone and broadcast before any timing: the policy
-// evaluates the cost model some 70 times, and the models of two-tree and
-// circulant allgatherv cost O(p log p) and more each (at p = 16,384 every
-// rank searching took longer than the collective).
+// The block count of a case (resolve_blocks, block_policy.hpp). Where the
+// policy searches, rank 0 alone resolves and broadcasts before any timing:
+// the policy evaluates the cost model some 70 times, and the models of
+// two-tree and circulant allgatherv cost O(p log p) and more each (at
+// p = 16,384 every rank searching took longer than the collective).
 int64_t block_count(const Candidate& c, const Options& o, int p, int64_t bytes, MPI_Comm comm) {
-  if (c.plan) return c.plan->header.blocks;
+  if (c.plan) return resolve_blocks(c.plan->header);
   const Algorithm& algo = *c.row;
-  if (!algo.has(kBlocks)) return 1;
-  if (o.args.blocks > 0) return o.args.blocks;
+  BlockCase bc{p, bytes, o.args.blocks, {}};
+  if (!policy_decides(algo, bc)) return resolve_blocks(algo, o.args.net, bc);
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   int64_t n = 0;
   if (rank == 0) {
-    std::vector<int64_t> segments;  // in bytes, where the layout cuts the vector (root 0: W is cyclic)
-    if (algo.has(kSegments)) {
+    if (algo.has(kSegments)) {  // in bytes, where the layout cuts the vector (root 0: W is cyclic)
       const int64_t element = element_bytes(algo.collective, o.args.op);
-      for (int count : partition(bytes / element, p, o.args.layout, 0).counts) segments.push_back(count * element);
+      for (int count : partition(bytes / element, p, o.args.layout, 0).counts) bc.segment_bytes.push_back(count * element);
     }
-    n = choose_blocks(algo, o.args.net, p, bytes, segments);
+    n = resolve_blocks(algo, o.args.net, bc);
   }
   MPI_Bcast(&n, 1, MPI_INT64_T, 0, comm);
   return n;

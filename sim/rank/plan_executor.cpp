@@ -42,6 +42,7 @@
 #include <cstring>
 #include <vector>
 
+#include "block_policy.hpp"
 #include "blocks.hpp"
 #include "plan_builders.hpp"
 #include "window.hpp"
@@ -415,8 +416,7 @@ void run_catalog_plan(Collective c, const char* name, const CollArgs& a) {
   int p = 1;
   MPI_Comm_size(a.comm, &p);
   const plan::PlanAlgorithm& algorithm = plan::find_plan_algorithm(c, name);
-  const int64_t blocks = algorithm.cut == plan::Cut::pipelined ? a.blocks : plan::cut_blocks(algorithm.cut, p);
-  run_plan(plan::build_plan(c, name, p, rooted(c) ? a.root : 0, blocks, a.node_size), a);
+  run_plan(plan::build_plan(c, name, p, rooted(c) ? a.root : 0, plan_cut_blocks(algorithm, a.blocks, p), a.node_size), a);
 }
 
 }  // namespace collsim::sim

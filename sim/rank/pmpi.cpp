@@ -13,7 +13,7 @@
 //   COLLSIM_SCAN             MPI_Scan
 //   COLLSIM_EXSCAN           MPI_Exscan
 //   COLLSIM_BLOCKS           n for pipelined algorithms (default: the block
-//                            policy on kPolicyNet)
+//                            policy on kDefaultPolicyNet, block_policy.hpp)
 //   COLLSIM_NODE_SIZE        ranks per node, placed block-wise (mpirun's
 //                            --map-by core): what the node-aware algorithms
 //                            group by (default 1: each rank its own node)
@@ -89,9 +89,6 @@
 
 namespace collsim::sim {
 namespace {
-
-// The network the block policy assumes (the harness's defaults).
-constexpr Net kPolicyNet{5e-6, 1e-9, 1e-9};
 
 // Process-wide settings, fixed in MPI_Init. Globals are fine here: under
 // real MPI every rank is a process of its own.
@@ -374,19 +371,19 @@ Choice pick(Collective c, const char* fn, MPI_Comm comm, int64_t bytes, MPI_Op o
   return choice;
 }
 
-// Runs the chosen algorithm with its block count (the rule's, else
-// COLLSIM_BLOCKS, else the block policy, which reads the ranks' segments
-// in bytes where the collective has them: allgatherv, reduce_scatter).
+// Runs the chosen algorithm with its block count (resolve_blocks: the
+// rule's, else COLLSIM_BLOCKS, else the block policy on kDefaultPolicyNet,
+// which reads the ranks' segments in bytes where the collective has them:
+// allgatherv, reduce_scatter).
 int run(const char* fn, const Choice& choice, CollArgs args, const std::vector<int64_t>& segments = {}) {
   const Algorithm& algo = *choice.algo;
   int p = 1;
   PMPI_Comm_size(args.comm, &p);
-  const int64_t fixed = choice.blocks > 0 ? choice.blocks : config.blocks;
-  Net policy = kPolicyNet;
+  Net policy = kDefaultPolicyNet;
   policy.node_size = config.node_size;
   policy.intra_alpha = policy.alpha, policy.intra_beta = policy.beta;
   args.node_size = config.node_size;
-  args.blocks = !algo.has(kBlocks) ? 1 : fixed > 0 ? fixed : choose_blocks(algo, policy, p, args.bytes, segments);
+  args.blocks = resolve_blocks(algo, policy, {p, args.bytes, choice.blocks > 0 ? choice.blocks : config.blocks, segments});
   say(args.comm, fn,
       std::string(algo.name) + ", n=" + std::to_string(args.blocks) + ", " + std::to_string(args.bytes) + " bytes (" +
           choice.source + ")");
