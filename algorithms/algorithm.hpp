@@ -68,7 +68,7 @@ enum Limit : unsigned {
   kCommutative = 1u << 1,  // needs a commutative ⊕: wrong results with matmul
   kSmpiBuiltin = 1u << 2,  // a SimGrid built-in, selected by --cfg=smpi/<collective>:<name>
   kExactModel = 1u << 3,   // the model equals the simulation on full-duplex alphabeta
-  kPlan = 1u << 4,         // runs its plan (schedules/plan_builders.hpp) through the plan executor
+  kPlan = 1u << 4,         // runs its plan (algorithms/plan_builders.hpp) through the plan executor
   kSegments = 1u << 5,     // cuts each of p segments (not the whole vector) into its n blocks
 };
 
@@ -85,8 +85,12 @@ using NodeBuilder = plan::Plan (*)(int64_t p, int64_t root, int64_t blocks, int6
 //   description  one line for --help, `collsim algorithms`, docs/algorithms.md
 //   model        predicted seconds for p ranks, `bytes` bytes, n blocks
 //   build        its plan builder (plan_builders.hpp), or build_on_nodes for
-//                one that places node_size ranks on a node
+//                one that places node_size ranks on a node; none for an
+//                MPI-code algorithm without a plan
 struct AlgorithmDef {
+  // An MPI-code algorithm without a plan (yet): no `collsim plan`, no
+  // --engine loggp, and no model on platforms with LogGP's o or g.
+  constexpr AlgorithmDef(unsigned l, const char* what, Model m) : limits(l), description(what), model(m) {}
   constexpr AlgorithmDef(unsigned l, const char* what, Model m, FlatBuilder b)
       : limits(l), description(what), model(m), build(b) {}
   constexpr AlgorithmDef(unsigned l, const char* what, Model m, NodeBuilder b)

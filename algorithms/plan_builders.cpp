@@ -1,5 +1,6 @@
 #include "plan_builders.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "algorithm.hpp"
@@ -9,11 +10,19 @@ namespace collsim::plan {
 
 namespace {
 
+// The rows that have a builder (an MPI-code algorithm may have none).
+std::vector<PlanAlgorithm> with_builders(std::vector<PlanAlgorithm> rows) {
+  rows.erase(std::remove_if(rows.begin(), rows.end(),
+                            [](const PlanAlgorithm& a) { return !a.build && !a.build_on_nodes; }),
+             rows.end());
+  return rows;
+}
+
 // The plan table, from the one list: each row's builder from its file's
 // AlgorithmDef (algorithm.hpp). Built on first use, after the AlgorithmDefs'
 // constant initialization.
 const std::vector<PlanAlgorithm>& plan_table() {
-  static const std::vector<PlanAlgorithm> table = {
+  static const std::vector<PlanAlgorithm> table = with_builders({
 #define COLLSIM_OURS(coll, name, id, cut, shape) \
   {Collective::coll, name, Cut::cut, MessageShape::shape, sim::def_##id.build, sim::def_##id.build_on_nodes},
 #define COLLSIM_PLAN COLLSIM_OURS
@@ -22,7 +31,7 @@ const std::vector<PlanAlgorithm>& plan_table() {
 #undef COLLSIM_OURS
 #undef COLLSIM_PLAN
 #undef COLLSIM_BUILTIN
-  };
+  });
   return table;
 }
 

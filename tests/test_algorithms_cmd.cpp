@@ -1,5 +1,5 @@
 // `collsim algorithms` against the catalog API (sim/catalog/catalog.hpp,
-// schedules/plan_builders.hpp), and the --help texts that point to it.
+// algorithms/plan_builders.hpp), and the --help texts that point to it.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // allgatherv multi-lane: c concurrent circulant allgathervs between the
 // nodes (lane j: the j-th rank of every node, its ranks' own segments),
 // then a circulant allgatherv within every node of what each rank's lane
-// gathered (schedules/plans_node_aware.cpp has the steps and a picture).
+// gathered (algorithms/common/node_plans.cpp has the steps and a picture).
 //
 // Cost, N = ⌈p/c⌉ full nodes of c ranks, even counts m/p, n blocks a
 // segment:

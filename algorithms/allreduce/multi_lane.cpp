@@ -1,7 +1,7 @@
 // allreduce multi-lane: circulant reduce_scatter within every node, c
 // concurrent circulant allreduces between the nodes (lane j: the j-th rank
 // of every node, segment j), circulant allgather within every node
-// (schedules/plans_node_aware.cpp has the steps, a picture, and why the
+// (algorithms/common/node_plans.cpp has the steps, a picture, and why the
 // lanes are circulant).
 //
 // Cost, N = ⌈p/c⌉ full nodes of c ranks, vector m cut into c segments, each

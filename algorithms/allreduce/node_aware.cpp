@@ -1,6 +1,6 @@
 // allreduce node-aware: two-tree reduce within every node to its first
 // rank, two-tree allreduce between those leaders, circulant bcast within
-// every node (schedules/plans_node_aware.cpp).
+// every node (algorithms/common/node_plans.cpp).
 //
 // Cost, N = ⌈p/c⌉ nodes of c ranks (block placement), the three phases
 // one after the other (each as its flat model says, within a node on

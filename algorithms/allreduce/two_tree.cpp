@@ -16,7 +16,7 @@
 // and receive twice per step (up to its parent and down to a child, and the
 // reverse), which the one-ported colouring does not cover; left out.
 // Limits: any p, any count, n ≥ 1. Memory: as two-tree reduce.
-// Runs as its plan (schedules/plans_two_tree.cpp) through the plan
+// Runs as its plan (algorithms/common/two_tree_plans.cpp) through the plan
 // executor (sim/rank/plan_executor.hpp); this file holds its cost model.
 #include "two_tree_pipeline.hpp"
 #include "plan_families.hpp"

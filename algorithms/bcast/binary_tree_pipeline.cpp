@@ -6,7 +6,7 @@
 // 2(n − 1 + ⌊log2 p⌋)T. For p = 2 the root has one child: nT.
 // Limits: any p, any root, any n ≥ 1; no ⊕. Memory: the rank's steps and one
 // message buffer each way (the executor).
-// Runs as its plan (schedules/plans_bcast.cpp) through the plan executor
+// Runs as its plan (algorithms/bcast/) through the plan executor
 // (sim/rank/plan_executor.hpp); this file holds its cost model.
 #include "circulant.hpp"
 #include "tree_pipeline.hpp"

@@ -7,7 +7,7 @@
 // Limits: any p, any root; no ⊕; one message of m bytes (m ≤ INT_MAX).
 // Memory: the rank's steps and one
 // message buffer each way (the executor).
-// Runs as its plan (schedules/plans_bcast.cpp) through the plan executor
+// Runs as its plan (algorithms/bcast/) through the plan executor
 // (sim/rank/plan_executor.hpp); this file holds its cost model.
 #include "algorithm.hpp"
 #include "binomial_tree.hpp"

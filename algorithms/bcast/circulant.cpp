@@ -16,7 +16,7 @@
 // v stands for block v − x + q⌊i/q⌋; negative blocks are not moved, blocks
 // beyond n − 1 move block n − 1 instead, and nothing is sent to the root.
 // These rules are the ones verify/'s data-flow simulation proves for every p.
-// Runs as its plan (schedules/plans_bcast.cpp) through the plan executor
+// Runs as its plan (algorithms/bcast/) through the plan executor
 // (sim/rank/plan_executor.hpp); this file holds its cost model.
 #include <memory>
 #include <algorithm>

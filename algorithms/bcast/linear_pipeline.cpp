@@ -5,7 +5,7 @@
 // then one block per step. Bandwidth-optimal for large m, linear latency in p.
 // Limits: any p, any root, any n ≥ 1; no ⊕. Memory: the rank's steps and one
 // message buffer each way (the executor).
-// Runs as its plan (schedules/plans_bcast.cpp) through the plan executor
+// Runs as its plan (algorithms/bcast/) through the plan executor
 // (sim/rank/plan_executor.hpp); this file holds its cost model.
 #include "circulant.hpp"
 #include "tree_pipeline.hpp"

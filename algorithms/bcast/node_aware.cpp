@@ -1,6 +1,6 @@
 // bcast node-aware: the circulant broadcast between one leader per node,
 // then the circulant broadcast within every node from its leader
-// (schedules/plans_node_aware.cpp has the steps and a picture).
+// (algorithms/common/node_plans.cpp has the steps and a picture).
 //
 // Cost, N = ⌈p/c⌉ nodes of c ranks (c = the node size, block placement):
 //   (n − 1 + ⌈log2 N⌉)(α + β⌈m/n⌉) + (n − 1 + ⌈log2 c⌉)(α_i + β_i⌈m/n⌉)

@@ -9,7 +9,7 @@
 // envelope); it ignores the overlap of ring steps with late scatter leaves.
 // Limits: any p, any root; no ⊕. Memory: the rank's steps and one
 // message buffer each way (the executor).
-// Runs as its plan (schedules/plans_bcast.cpp) through the plan executor
+// Runs as its plan (algorithms/bcast/) through the plan executor
 // (sim/rank/plan_executor.hpp); this file holds its cost model.
 #include <algorithm>
 

@@ -75,7 +75,7 @@
 //   step 4:          2→3 b2   3→1 b3   1→0 b1
 //   step 5:                   0→1 b2   1→2 b3
 //   step 6:                            1→0 b3
-// Runs as its plan (schedules/plans_bcast.cpp) through the plan executor
+// Runs as its plan (algorithms/bcast/) through the plan executor
 // (sim/rank/plan_executor.hpp); this file holds its cost model.
 #include <algorithm>
 

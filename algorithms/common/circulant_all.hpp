@@ -12,7 +12,7 @@
 // with nothing in it is not sent (both ends know its size from the plans).
 //
 // Why MPI code and not the plan executor: their plans
-// (schedules/plans_circulant.cpp, `empty-messages skip`) move one block per
+// (algorithms/common/circulant_plans.cpp, `empty-messages skip`) move one block per
 // root in a round. They list them as a few strided runs, which the engine
 // sizes in closed form, but the executor packs a message block by block,
 // O(p) pieces. This code sizes a message from how

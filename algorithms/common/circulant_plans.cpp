@@ -1,5 +1,5 @@
 // Circulant reduction and all-broadcast plans: the messages of
-// sim/algorithms/reduce_circulant.cpp and of circulant_all.cpp (allgatherv,
+// algorithms/reduce_circulant.cpp and of circulant_all.cpp (allgatherv,
 // reduce_scatter, allreduce circulant), rank by rank. All are built from
 // circulant_plan.hpp's CirculantPlan, the n-block circulant broadcast with
 // the capped repeats of block n − 1 dropped (seed 003, Algorithm 1 and

@@ -1,6 +1,6 @@
 // The doubling scans of seed 000 against the MPI API: the rounds of
 // schedules/scan_plans.hpp (which `collsim verify exscan/scan` proves
-// correct symbolically for every p up to 10^5) as plans (plans_reduce.cpp's
+// correct symbolically for every p up to 10^5) as plans (reduction_plans.cpp's
 // builders; `collsim verify plan` checks them too), run by the plan executor
 // (sim/rank/plan_executor.cpp).
 //

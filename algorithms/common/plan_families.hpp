@@ -107,7 +107,7 @@ StepSource tree_pipeline_source(const Rooted& ranks, const TreeNode& node, int64
 
 // Step i of a two-tree step plan (two_tree_steps.hpp) as a plan step, left
 // empty where the rank is idle then; with `reduces` a received block folds
-// in on its side (plans_two_tree.cpp).
+// in on its side (two_tree_plans.cpp).
 void two_tree_step(const sim::StepPlan& plan, int64_t n, int64_t rank, bool reduces, int64_t i, Step& step);
 
 // The binomial broadcast's steps of one rank as rounds (plan::rounds), every

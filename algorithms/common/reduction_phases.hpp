@@ -2,7 +2,7 @@
 // shared by the MPI code of ring and the cost models of binary-tree,
 // recursive-doubling, halving-doubling and binary-blocks (each in its own
 // file, reduce and allreduce side by side; all but ring run as plans:
-// schedules/plans_reduce.cpp, whose halving phases are
+// algorithms/common/reduction_plans.cpp, whose halving phases are
 // schedules/halving_ranges.hpp):
 //
 //   Red                 one rank's view: p, rank, element size, ⊕ in rank order

@@ -1,4 +1,4 @@
-// Reduction and scan plans: the messages of sim/algorithms/binary_tree.cpp,
+// Reduction and scan plans: the messages of algorithms/binary_tree.cpp,
 // recursive_doubling.cpp, scan_doubling.cpp, ring.cpp, halving_doubling.cpp
 // and binary_blocks.cpp, rank by rank. The first three send the whole vector
 // in every message: all B blocks (B = 1 unless asked); ring,
@@ -15,9 +15,9 @@
 //       S = A ⊕ R sent up, the parent's P passed on, P ⊕ A; one acc cannot
 //       hold them) and takes its blocks from three peers as they arrive
 //       (MPI_Waitany), in no fixed step order; see
-//       sim/algorithms/scan_two_tree.cpp.
-// The circulant and two-tree reductions are in plans_circulant.cpp and
-// plans_two_tree.cpp.
+//       algorithms/scan_two_tree.cpp.
+// The circulant and two-tree reductions are in circulant_plans.cpp and
+// two_tree_plans.cpp.
 #include <algorithm>
 #include <array>
 
@@ -220,7 +220,7 @@ Plan halving_doubling(Collective c, int64_t p, int64_t root, int64_t blocks) {
 
 namespace {
 
-// binary-blocks (sim/algorithms/binary_blocks.cpp) for one rank, B = 2^e0
+// binary-blocks (algorithms/binary_blocks.cpp) for one rank, B = 2^e0
 // base segments (e0 the largest block's exponent), any ⊕. A rank in block
 // b of size s (binary_blocks(p)) at virtual rank v, where block b − 1 (the
 // next larger, size L) and block b + 1 (the next smaller, size S) exist:

@@ -1,4 +1,4 @@
-// Two-tree plans: the messages of sim/algorithms/bcast_two_tree.cpp,
+// Two-tree plans: the messages of algorithms/bcast_two_tree.cpp,
 // reduce_two_tree.cpp, allreduce_two_tree.cpp and two_tree_pipeline.cpp, the
 // busy steps of two_tree_steps.hpp's per-rank step plans, one MPI_Sendrecv
 // each (idle steps send nothing and are no step). B = n blocks.
@@ -27,7 +27,7 @@ void two_tree_step(const sim::StepPlan& plan, int64_t n, int64_t rank, bool redu
 
 namespace {
 
-// scan and exscan two-tree (sim/algorithms/scan_two_tree.cpp; seed 002
+// scan and exscan two-tree (algorithms/scan_two_tree.cpp; seed 002
 // §2.3): the pipelined prefix on the two inorder trees of TwoTree(p + 1, p),
 // whose root is the fictitious rank p, so that both trees are inorder trees
 // on the ranks 0 .. p − 1. Block b goes through the tree its colour picks

@@ -11,7 +11,7 @@
 // block 0's segments with a binomial tree, the root playing rank 0's part
 // when it lies outside block 0 (rank 0 sends it its segment first).
 //
-// Runs as its plan (schedules/plans_reduce.cpp, BinaryBlocks) through the
+// Runs as its plan (algorithms/common/reduction_plans.cpp, BinaryBlocks) through the
 // plan executor; this file holds its cost model.
 //
 // Deviation: the paper's figure is not in the transcription; this is its

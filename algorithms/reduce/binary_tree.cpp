@@ -15,7 +15,7 @@
 // sends the result to the root (one more α + mβ; not in the model, which is
 // the commutative or root-0 case). Any count. Memory: the executor's: a vector of m
 // (non-roots) and one message buffer each way.
-// Runs as its plan (schedules/plans_reduce.cpp) through the plan executor
+// Runs as its plan (algorithms/common/reduction_plans.cpp) through the plan executor
 // (sim/rank/plan_executor.hpp).
 #include "circulant.hpp"
 #include "reduction_phases.hpp"

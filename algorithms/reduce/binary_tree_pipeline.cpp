@@ -1,7 +1,7 @@
 // reduce binary-tree-pipeline: n blocks flow up an in-order binary tree
 // rooted at the root (the ranks below and above it each a balanced
 // in-order tree), each rank folding its left child's range in on the left
-// and its right child's on the right (schedules/plans_reduce.cpp has the
+// and its right child's on the right (algorithms/common/reduction_plans.cpp has the
 // steps and a picture).
 //
 // Cost: a rank with two children takes two steps per block (one receive

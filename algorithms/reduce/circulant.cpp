@@ -18,7 +18,7 @@
 // (⌈count/n⌉ elements), so ⌈m/n⌉ is rounded up to whole elements.
 // Limits: any p, any root, n ≥ 1, any count (0 and count < n give empty
 // blocks). Memory: one accumulator of m bytes (non-roots) and one block.
-// Runs as its plan (schedules/plans_circulant.cpp) through the plan
+// Runs as its plan (algorithms/common/circulant_plans.cpp) through the plan
 // executor (sim/rank/plan_executor.hpp); this file holds its cost model.
 #include <memory>
 #include <algorithm>

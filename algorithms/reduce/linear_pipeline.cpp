@@ -1,6 +1,6 @@
 // reduce linear-pipeline: n blocks flow along the chains 0 → … → root and
 // p − 1 → … → root, each rank folding its own block in, in rank order
-// (schedules/plans_reduce.cpp has the steps and a picture).
+// (algorithms/common/reduction_plans.cpp has the steps and a picture).
 //
 // Cost (root 0, one chain): (p − 2 + n)(α + β⌈m/n⌉ + γ⌈m/n⌉) for p ≥ 2:
 // p − 1 hops for the first block, then one block per step, each step a

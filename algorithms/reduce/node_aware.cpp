@@ -1,6 +1,6 @@
 // reduce node-aware: pipelined binary-tree reduce within every node to its
 // leader (the rank with the root's local index), then between the leaders
-// to the root (schedules/plans_node_aware.cpp).
+// to the root (algorithms/common/node_plans.cpp).
 //
 // Cost, N = ⌈p/c⌉ nodes of c ranks (block placement), the phases one
 // after the other, each as the binary-tree-pipeline model says (its plan
@@ -32,7 +32,7 @@ double model_reduce_node_aware(const Net& net, int64_t p, int64_t bytes, int64_t
 namespace collsim::plan {
 
 // reduce node-aware: the broadcast's phases reversed, each a pipelined
-// binary-tree reduce (plans_reduce.cpp: an in-order tree, so rank order is
+// binary-tree reduce (reduction_plans.cpp: an in-order tree, so rank order is
 // kept at any root): within every node to its leader, then between the
 // leaders to the root. Any associative ⊕.
 Plan reduce_node_aware(int64_t p, int64_t root, int64_t blocks, int64_t node_size) {

@@ -18,7 +18,7 @@
 // Limits: any p, any root; ⊕ need not be commutative; any count.
 // Memory: the executor's: a vector of m
 // (non-roots) and one message buffer each way.
-// Runs as its plan (schedules/plans_reduce.cpp) through the plan executor
+// Runs as its plan (algorithms/common/reduction_plans.cpp) through the plan executor
 // (sim/rank/plan_executor.hpp); this file holds its cost model.
 #include "reduction_phases.hpp"
 #include "reduction_plans.hpp"

@@ -16,7 +16,7 @@
 // not in the model). Any count; chunks may be empty.
 // Memory: two scratch vectors of m besides the result (only the own chunk's
 // bytes of them are used).
-// Plan (schedules/plans_reduce.cpp): a commutative ⊕ runs the plan of the
+// Plan (algorithms/common/reduction_plans.cpp): a commutative ⊕ runs the plan of the
 // commutative path, which keeps one accumulator, through the plan executor;
 // the order-keeping path below needs a second accumulator and a ⊕ after the
 // last step, which have no plan form (one acc per block).

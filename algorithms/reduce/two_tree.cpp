@@ -41,7 +41,7 @@
 namespace collsim::sim {
 
 #ifdef COLLSIM_RANK
-// Its plan (plans_two_tree.cpp) where the trees hang from the root itself;
+// Its plan (two_tree_plans.cpp) where the trees hang from the root itself;
 // the MPI code below where a non-commutative ⊕ reduces to p − 1, which
 // forwards the blocks to the root outside the steps (no plan says that).
 void reduce_two_tree(const CollArgs& a) {

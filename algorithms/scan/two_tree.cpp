@@ -1,7 +1,7 @@
 // two-tree: the pipelined parallel prefix on two inorder binary trees
 // (Sanders, Speck, Träff, seed 002 §2.3), as MPI_Scan and MPI_Exscan.
 //
-// Runs as its plan (schedules/plans_two_tree.cpp, TwoTreeScan) through the
+// Runs as its plan (algorithms/common/two_tree_plans.cpp, TwoTreeScan) through the
 // plan executor; this file holds its cost model. The plan's trees are those
 // of schedules/two_tree.hpp built over all p ranks: TwoTree(p + 1, p) puts
 // the broadcast root at the fictitious rank p, so both trees are inorder
