@@ -60,11 +60,11 @@ std::vector<std::string> limit_words(const sim::Algorithm& a) {
   return words;
 }
 
-// Our row's files: its model and run code, then its plan builder if any.
+// Our row's one file.
 std::string source_files(const sim::Algorithm& a) {
   for (const generated::AlgorithmSource& s : generated::kAlgorithmSources)
     if (s.collective == a.collective && a.name == std::string(s.name))
-      return *s.builder ? std::string(s.model) + " " + s.builder : s.model;
+      return s.file;
   return "";  // test_algorithms_cmd checks that every row of ours has one
 }
 
@@ -210,8 +210,8 @@ int algorithms_command(int argc, char** argv) {
                           "                commutative-only (refused with --op matmul), exact-model (its model\n"
                           "                equals the simulation on full-duplex alphabeta); for SimGrid's, the\n"
                           "                faults seen in SimGrid 3.32\n"
-                          "  source        ours: its model and run code (sim/algorithms/), then its plan\n"
-                          "                builder (schedules/) where it has one: --engine loggp runs that\n"
+                          "  source        ours: its one file (algorithms/<collective>/): description,\n"
+                          "                limits, model, plan builder (--engine loggp runs it), MPI code\n"
                           "  description   what it does and its cost\n"))
     return 0;
   const std::string format = vm["format"].as<std::string>();

@@ -1,4 +1,4 @@
-// `collsim plan`: an algorithm's plan (schedules/plan_builders.hpp) as a
+// `collsim plan`: an algorithm's plan (algorithms/plan_builders.hpp) as a
 // plan file (plan.hpp's text format) or as LogGOPSim's GOAL
 // (schedules/plan_goal.hpp).
 #include <fstream>

@@ -1,7 +1,7 @@
 // Rabenseifner's recursive halving (seed 004 §2.5, §2.6) as pure index
 // arithmetic, shared by the halving-doubling and binary-blocks plans
-// (plans_reduce.cpp) and the binary-blocks cost model
-// (sim/algorithms/binary_blocks.cpp). Pure C++17.
+// (reduction_plans.cpp) and the binary-blocks cost model
+// (algorithms/binary_blocks.cpp). Pure C++17.
 #pragma once
 
 #include <cstdint>

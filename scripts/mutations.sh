@@ -63,7 +63,7 @@ done <"$list"
 # content differs, and gets the current time then, so a file a previous
 # (interrupted) run left mutated is rebuilt; equal files keep their times and
 # the build stays incremental.
-# Files gone from this worktree go from the copy too (sim/algorithms/ is
+# Files gone from this worktree go from the copy too (algorithms/ is
 # globbed by CMake).
 sync_tree() {
   local f

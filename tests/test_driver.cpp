@@ -404,7 +404,7 @@ TEST(PlanFiles, ARingAllgathervServesIrregularCountsInCompare) {
 }
 
 // The plan-file round trip: every plan the builders write (`collsim plan`,
-// schedules/plan_builders.hpp), read back by `run --plan`, takes the time
+// algorithms/plan_builders.hpp), read back by `run --plan`, takes the time
 // of `run --algo` to the nanosecond and gives a right result with matmul
 // (bxor for a commutative plan). For the plan algorithms `--algo` runs the
 // same builder through the same executor, so this checks the writer, the

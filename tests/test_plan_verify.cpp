@@ -292,7 +292,7 @@ TEST(PlanVerify, GapIsNonAdjacentJoin) {
 }
 
 // The second accumulator (plan.hpp's aux), on the two-tree scan of three
-// ranks, tree 1 over 0 and 2 (schedules/plans_two_tree.cpp): 0 and 2 send
+// ranks, tree 1 over 0 and 2 (algorithms/common/two_tree_plans.cpp): 0 and 2 send
 // acc ⊕ aux up (aux empty: their inputs); 1 takes [0] on the left and [2]
 // into aux, then sends [0, 1] to 2, which takes it into aux and joins:
 // [0, 1] ⊕ [2].

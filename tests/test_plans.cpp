@@ -1,4 +1,4 @@
-// Plan builders (schedules/plan_builders.hpp), the GOAL writer and
+// Plan builders (algorithms/plan_builders.hpp), the GOAL writer and
 // `collsim plan`. Every built plan is run by a small data-flow simulation
 // here (not verify/'s checker): blocking MPI_Sendrecv steps, unit-time
 // messages, rendezvous (a message moves in the first round in which both

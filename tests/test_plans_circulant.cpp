@@ -1,5 +1,5 @@
 // The circulant and two-tree reduction and scan plans
-// (schedules/plans_circulant.cpp, plans_two_tree.cpp) and the plan header's
+// (algorithms/common/circulant_plans.cpp, two_tree_plans.cpp) and the plan header's
 // `segments`: every plan of
 // p = 1 .. 200 passes the verifier (verify/plan_check.hpp); the p = 4 plans
 // equal step lists written by hand from the broadcast's tree; block_units

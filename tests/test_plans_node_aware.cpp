@@ -1,4 +1,4 @@
-// The node-aware plans (schedules/plans_node_aware.cpp): every plan for
+// The node-aware plans (algorithms/common/node_plans.cpp): every plan for
 // p = 1 .. 100, node sizes 1 .. 8 and 32, three roots and three block
 // counts passes the verifier with the order-sensitive rules (commutative 0;
 // multi-lane with the commutative ones);
@@ -78,7 +78,7 @@ std::vector<int64_t> sorted_blocks(const plan::BlockList& list) {
 }
 
 // allgatherv multi-lane, p = 8, c = 4, n = 1 (the picture in
-// plans_node_aware.cpp), by hand. Lane {0, 4}: one exchange, 0's block for
+// node_plans.cpp), by hand. Lane {0, 4}: one exchange, 0's block for
 // 4's. Within node 0, the circulant allgatherv over 4 ranks (skips 1, 2)
 // whose segment i is {i, i + 4}: round 0 local r → r + 1 its segment;
 // round 1 local r → r + 2 the segments of r and r − 1.
@@ -175,7 +175,7 @@ TEST(PlansNodeAware, NodeSizeOneIsTheFlatPlan) {
   }
 }
 
-// p = 10, c = 4, root 5, n = 1 (the picture in plans_node_aware.cpp):
+// p = 10, c = 4, root 5, n = 1 (the picture in node_plans.cpp):
 // leaders 1, 5, 9. Between them the circulant broadcast over 3 nodes from
 // node 1 (virtual nodes 1, 2, 0; skips 1, 2): round 0 node 1 → node 2,
 // round 1 node 1 → node 0 (node 2's send goes to the root and is

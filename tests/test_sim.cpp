@@ -971,7 +971,7 @@ TEST(SimNodeAware, ModelsMatchOnNodesOfThirtyTwo) {
     reduce.roots = bcast.roots;
     gather.algos = {&find_algorithm(Collective::allgatherv, "multi-lane")};
     // Scale mode's window survives only messages listed in vector order, which a circulant round's
-    // root order is not (plans_node_aware.cpp sorts them): 3,200 B came out wrong before.
+    // root order is not (node_plans.cpp sorts them): 3,200 B came out wrong before.
     gather.scale = true;
     uneven.algos = gather.algos;
     uneven.layout = Layout::single;  // correct; the model assumes even counts

@@ -1,6 +1,6 @@
 // `collsim verify plan --file F`: reads a plan file (schedules/plan.hpp) and
 // checks it symbolically (plan_check.hpp); `--collective C --algo NAME|all
-// --p A:B` checks the plans of our algorithms (schedules/plan_builders.hpp)
+// --p A:B` checks the plans of our algorithms (algorithms/plan_builders.hpp)
 // for every p of the range. Exit status: 0 correct, 1 a broken rule (one
 // line), 2 malformed file or bad input (one line).
 #include <algorithm>

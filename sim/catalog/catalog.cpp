@@ -1,25 +1,26 @@
-// The catalog's rows, generated from algorithms.def.
+// The catalog's rows, generated from algorithms/algorithms.def.
 #include "catalog.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace collsim::sim {
+#include "plan_builders.hpp"
 
-// The models, declared from the list: algorithms/<file>.cpp defines each.
-#define COLLSIM_OURS(coll, name, id, limits, what) double model_##id(const Net&, int64_t, int64_t, int64_t);
-#define COLLSIM_PLAN COLLSIM_OURS
-#define COLLSIM_BUILTIN(coll, name, limits, what)
-#include "algorithms.def"
-#undef COLLSIM_OURS
-#undef COLLSIM_PLAN
-#undef COLLSIM_BUILTIN
+namespace collsim::sim {
 
 namespace {
 
+// An algorithm of ours as its file states it (def), with kBlocks where the
+// list's cut pipelines it.
+unsigned limits_of(const AlgorithmDef& def, plan::Cut cut) {
+  return def.limits | (cut == plan::Cut::pipelined ? kBlocks : kNone);
+}
+
 const std::vector<Algorithm> kAlgorithms = {
-#define COLLSIM_OURS(coll, name, id, limits, what) {name, Collective::coll, (limits), model_##id, what},
-#define COLLSIM_PLAN(coll, name, id, limits, what) {name, Collective::coll, kPlan | (limits), model_##id, what},
+#define COLLSIM_OURS(coll, name, id, cut, shape) \
+  {name, Collective::coll, limits_of(def_##id, plan::Cut::cut), def_##id.model, def_##id.description},
+#define COLLSIM_PLAN(coll, name, id, cut, shape) \
+  {name, Collective::coll, kPlan | limits_of(def_##id, plan::Cut::cut), def_##id.model, def_##id.description},
 #define COLLSIM_BUILTIN(coll, name, limits, what) \
   {"smpi:" name, Collective::coll, kSmpiBuiltin | (limits), nullptr, "SimGrid built-in: " what},
 #include "algorithms.def"
@@ -107,15 +108,6 @@ const Algorithm& find_algorithm(Collective c, const std::string& name) {
     if (name == a->name) return *a;
   throw std::invalid_argument("unknown " + std::string(collective_name(c)) + " algorithm '" + name +
                               "'; known: " + known_names(c));
-}
-
-double Net::shift_round(int64_t p, int64_t skip, double bytes, double fbeta) const {
-  const double wire = (bytes + static_cast<double>(envelope)) * fbeta;
-  const double within = intra_alpha + wire * intra_beta;
-  if (nodes(p) == 1 && node_size > 1) return within;
-  const int64_t c = node_ranks(p), d = skip % p, cross = std::min({c, d, p - d});
-  const double across = alpha + wire * beta * static_cast<double>(cross);
-  return cross >= c ? across : std::max(across, within);
 }
 
 }  // namespace collsim::sim

@@ -1,18 +1,21 @@
 // The catalog of collective algorithms (MPI-free, driver and rank side
 // alike): one row per algorithm (name, collective, limits, cost model,
-// one-line description), generated from the one list algorithms.def and
+// one-line description), generated from the one list
+// algorithms/algorithms.def (each row's description, limits and model from
+// its file's AlgorithmDef, algorithms/algorithm.hpp) and
 // read by `collsim run/compare/map` (--algo, --help, errors, restrictions,
 // model columns), by the harness (which row to run; its run function comes
 // from the same list, rank/run_table.hpp) and by the shared tests.
 //
-// Adding an algorithm = one file under sim/algorithms/ (its model, and its
-// run function inside #ifdef COLLSIM_RANK) + one row in algorithms.def.
+// Adding an algorithm = one file under algorithms/<collective>/ + one row in
+// algorithms/algorithms.def (docs/adding-an-algorithm.md).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "algorithm.hpp"
 #include "collectives.hpp"
 
 namespace collsim::sim {
@@ -43,68 +46,8 @@ enum class Layout { even, ramp, single, mod3 };
 const char* layout_name(Layout l);
 Layout parse_layout(const std::string& name);
 
-// The α-β-γ model of seed 004 §2.1, with SMPI's message envelope: a message of
-// m bytes costs α + (m + envelope)β (SMPI adds 16 bytes no setting removes).
-// full_duplex: a rank can send and receive at once at full bandwidth (seed
-// 004's "bi"); otherwise a simultaneous send and receive share the link
-// ("uni": an exchange of m bytes each way costs α + 2mβ, seed 004's fβ = 2).
-struct Net {
-  double alpha;     // seconds per message
-  double beta;      // seconds per byte
-  double gamma;     // seconds per byte of ⊕
-  bool full_duplex = true;
-  int64_t envelope = 16;
-  int64_t element = 1;  // bytes of one element: plans cut blocks of whole elements
-  // Ranks placed block-wise, node_size to a node (1: every rank its own
-  // node); a message within a node costs intra_alpha + (m + envelope)
-  // intra_beta. The node-aware algorithms' models and the circulant
-  // rounds' (shift_round) read these.
-  int64_t node_size = 1;
-  double intra_alpha = 0, intra_beta = 0;
-  double message(int64_t bytes) const { return alpha + static_cast<double>(bytes + envelope) * beta; }
-  // The same network as seen within one node: one group of ranks, the
-  // intra-node α, β.
-  Net intra() const {
-    Net n = between_nodes();
-    n.alpha = intra_alpha, n.beta = intra_beta;
-    return n;
-  }
-  // The network as seen by one rank per node (the node-aware algorithms'
-  // leaders and lanes).
-  Net between_nodes() const {
-    Net n = *this;
-    n.node_size = 1;
-    return n;
-  }
-  // Ranks on a full node and the node count, for p ranks.
-  int64_t node_ranks(int64_t p) const { return node_size < p ? node_size : p; }
-  int64_t nodes(int64_t p) const { return (p - 1) / node_ranks(p) + 1; }
-  // A round in which every rank r sends `bytes` to r + skip mod p (a
-  // circulant round), its wire bytes (with the envelope) times fbeta (2 on a
-  // half-duplex link, which carries the receive too). Block placement, c
-  // ranks a node: the min(c, skip, p − skip) ranks of a node whose partner
-  // lies on another node share the node's link, each getting 1/cross of
-  // it; the others' messages stay within the node, at the intra-node α, β.
-  // The round takes the slower of the two. One rank a node: α + wire·β;
-  // one node: all within it.
-  //   p = 1152, c = 32, skip 64: all 32 cross, α + 32·wire·β;
-  //   skip 4: 4 cross, max(α + 4·wire·β, α_i + wire·β_i).
-  double shift_round(int64_t p, int64_t skip, double bytes, double fbeta = 1) const;
-};
-
-// Limits, as bit flags.
-enum Limit : unsigned {
-  kNone = 0,
-  kBlocks = 1u << 0,       // pipelined: takes a block count n (--blocks)
-  kCommutative = 1u << 1,  // needs a commutative ⊕: wrong results with matmul
-  kSmpiBuiltin = 1u << 2,  // a SimGrid built-in, selected by --cfg=smpi/<collective>:<name>
-  kExactModel = 1u << 3,   // the model equals the simulation on full-duplex alphabeta
-  kPlan = 1u << 4,         // runs its plan (schedules/plan_builders.hpp) through the plan executor
-  kSegments = 1u << 5,     // cuts each of p segments (not the whole vector) into its n blocks
-};
-
 struct Algorithm {
-  const char* name;  // "circulant", "smpi:ompi", ...
+  const char* name;  // ours by name, SimGrid's as "smpi:<name>"
   Collective collective;
   unsigned limits;
   // Predicted seconds for p ranks, `bytes` bytes and n blocks (1 unless

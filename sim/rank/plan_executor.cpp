@@ -7,7 +7,7 @@
 // fold step is MPI_Reduce_local alone (acc = acc ⊕ input), a join too
 // (acc = aux ⊕ acc).
 // It runs our algorithms that are plans (COLLSIM_PLAN rows of
-// sim/catalog/algorithms.def) and plans from files.
+// algorithms/algorithms.def) and plans from files.
 //
 // Buffers. acc is a full-length working vector (the caller's result buffer
 // where it is full length: bcast, allgatherv, allreduce, scan, exscan and the

@@ -1,5 +1,5 @@
 // Runs a plan (schedules/plan.hpp) with MPI: the one executor for our
-// algorithms that are plans (COLLSIM_PLAN rows of catalog/algorithms.def)
+// algorithms that are plans (COLLSIM_PLAN rows of algorithms/algorithms.def)
 // and for plans from files (`run --plan F`, `compare --algos plan:F`).
 // plan_executor.cpp states cost and limits.
 #pragma once

@@ -7,10 +7,10 @@
 
 namespace collsim::sim {
 
-// Declared from the list: algorithms/<file>.cpp defines each of ours that
-// is not a plan, smpi_builtin.cpp the built-ins' MPI calls.
-#define COLLSIM_OURS(coll, name, id, limits, what) void id(const CollArgs&);
-#define COLLSIM_PLAN(coll, name, id, limits, what)
+// Declared from the list: algorithms/<collective>/<name>.cpp defines each
+// of ours that is not a plan, smpi_builtin.cpp the built-ins' MPI calls.
+#define COLLSIM_OURS(coll, name, id, cut, shape) void id(const CollArgs&);
+#define COLLSIM_PLAN(coll, name, id, cut, shape)
 #define COLLSIM_BUILTIN(coll, name, limits, what) void coll##_smpi(const CollArgs&);
 #include "algorithms.def"
 #undef COLLSIM_OURS
@@ -20,8 +20,8 @@ namespace collsim::sim {
 namespace {
 
 constexpr RunFunction kRuns[] = {
-#define COLLSIM_OURS(coll, name, id, limits, what) id,
-#define COLLSIM_PLAN(coll, name, id, limits, what) [](const CollArgs& a) { run_catalog_plan(Collective::coll, name, a); },
+#define COLLSIM_OURS(coll, name, id, cut, shape) id,
+#define COLLSIM_PLAN(coll, name, id, cut, shape) [](const CollArgs& a) { run_catalog_plan(Collective::coll, name, a); },
 #define COLLSIM_BUILTIN(coll, name, limits, what) coll##_smpi,
 #include "algorithms.def"
 #undef COLLSIM_OURS

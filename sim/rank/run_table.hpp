@@ -1,5 +1,5 @@
 // The rank side's half of the catalog: each row's run function, taken from
-// the same list (catalog/algorithms.def) in the same order, so a row of
+// the same list (algorithms/algorithms.def) in the same order, so a row of
 // algorithms() and its function cannot drift apart.
 #pragma once
 

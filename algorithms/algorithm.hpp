@@ -1,0 +1,114 @@
+// What an algorithm of ours is, as its own file under algorithms/<collective>/
+// states it: the network its cost model reads (Net), its limits, and its
+// AlgorithmDef (description, limits, model, plan builder). The one list
+// (algorithms.def) names each file's AlgorithmDef; the catalog
+// (sim/catalog/catalog.hpp), the plan table (plan_builders.hpp) and the run
+// table (sim/rank/run_table.cpp) are built from the list. MPI-free.
+#pragma once
+
+#include <cstdint>
+
+#include "plan.hpp"
+
+namespace collsim::sim {
+
+// The α-β-γ model of seed 004 §2.1, with SMPI's message envelope: a message of
+// m bytes costs α + (m + envelope)β (SMPI adds 16 bytes no setting removes).
+// full_duplex: a rank can send and receive at once at full bandwidth (seed
+// 004's "bi"); otherwise a simultaneous send and receive share the link
+// ("uni": an exchange of m bytes each way costs α + 2mβ, seed 004's fβ = 2).
+struct Net {
+  double alpha;     // seconds per message
+  double beta;      // seconds per byte
+  double gamma;     // seconds per byte of ⊕
+  bool full_duplex = true;
+  int64_t envelope = 16;
+  int64_t element = 1;  // bytes of one element: plans cut blocks of whole elements
+  // Ranks placed block-wise, node_size to a node (1: every rank its own
+  // node); a message within a node costs intra_alpha + (m + envelope)
+  // intra_beta. The node-aware algorithms' models and the circulant
+  // rounds' (shift_round) read these.
+  int64_t node_size = 1;
+  double intra_alpha = 0, intra_beta = 0;
+  double message(int64_t bytes) const { return alpha + static_cast<double>(bytes + envelope) * beta; }
+  // The same network as seen within one node: one group of ranks, the
+  // intra-node α, β.
+  Net intra() const {
+    Net n = between_nodes();
+    n.alpha = intra_alpha, n.beta = intra_beta;
+    return n;
+  }
+  // The network as seen by one rank per node (the node-aware algorithms'
+  // leaders and lanes).
+  Net between_nodes() const {
+    Net n = *this;
+    n.node_size = 1;
+    return n;
+  }
+  // Ranks on a full node and the node count, for p ranks.
+  int64_t node_ranks(int64_t p) const { return node_size < p ? node_size : p; }
+  int64_t nodes(int64_t p) const { return (p - 1) / node_ranks(p) + 1; }
+  // A round in which every rank r sends `bytes` to r + skip mod p (a
+  // circulant round), its wire bytes (with the envelope) times fbeta (2 on a
+  // half-duplex link, which carries the receive too). Block placement, c
+  // ranks a node: the min(c, skip, p − skip) ranks of a node whose partner
+  // lies on another node share the node's link, each getting 1/cross of
+  // it; the others' messages stay within the node, at the intra-node α, β.
+  // The round takes the slower of the two. One rank a node: α + wire·β;
+  // one node: all within it.
+  //   p = 1152, c = 32, skip 64: all 32 cross, α + 32·wire·β;
+  //   skip 4: 4 cross, max(α + 4·wire·β, α_i + wire·β_i).
+  double shift_round(int64_t p, int64_t skip, double bytes, double fbeta = 1) const;
+};
+
+// Limits, as bit flags.
+enum Limit : unsigned {
+  kNone = 0,
+  kBlocks = 1u << 0,       // pipelined: takes a block count n (--blocks)
+  kCommutative = 1u << 1,  // needs a commutative ⊕: wrong results with matmul
+  kSmpiBuiltin = 1u << 2,  // a SimGrid built-in, selected by --cfg=smpi/<collective>:<name>
+  kExactModel = 1u << 3,   // the model equals the simulation on full-duplex alphabeta
+  kPlan = 1u << 4,         // runs its plan (algorithms/plan_builders.hpp) through the plan executor
+  kSegments = 1u << 5,     // cuts each of p segments (not the whole vector) into its n blocks
+};
+
+using Model = double (*)(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
+using FlatBuilder = plan::Plan (*)(int64_t p, int64_t root, int64_t blocks);
+using NodeBuilder = plan::Plan (*)(int64_t p, int64_t root, int64_t blocks, int64_t node_size);
+
+// An algorithm's own statement of itself, defined in its file as
+//   const AlgorithmDef def_<id>{limits, "description", model_<id>, plan::<id>};
+// (constant-initialized, so the tables read it safely at start-up).
+//   limits       kCommutative, kExactModel, kSegments, kPlan (an MPI-code row
+//                that runs its plan where it can): never kBlocks, which the
+//                list's Cut states (Cut::pipelined: takes a block count n)
+//   description  one line for --help, `collsim algorithms`, docs/algorithms.md
+//   model        predicted seconds for p ranks, `bytes` bytes, n blocks
+//   build        its plan builder (plan_builders.hpp), or build_on_nodes for
+//                one that places node_size ranks on a node; none for an
+//                MPI-code algorithm without a plan
+struct AlgorithmDef {
+  // An MPI-code algorithm without a plan (yet): no `collsim plan`, no
+  // --engine loggp, and no model on platforms with LogGP's o or g.
+  constexpr AlgorithmDef(unsigned l, const char* what, Model m) : limits(l), description(what), model(m) {}
+  constexpr AlgorithmDef(unsigned l, const char* what, Model m, FlatBuilder b)
+      : limits(l), description(what), model(m), build(b) {}
+  constexpr AlgorithmDef(unsigned l, const char* what, Model m, NodeBuilder b)
+      : limits(l), description(what), model(m), build_on_nodes(b) {}
+  unsigned limits;
+  const char* description;
+  Model model;
+  FlatBuilder build = nullptr;
+  NodeBuilder build_on_nodes = nullptr;
+};
+
+// Declared from the one list: algorithms/<collective>/<name>.cpp defines each.
+#define COLLSIM_OURS(coll, name, id, cut, shape) extern const AlgorithmDef def_##id;
+#define COLLSIM_PLAN COLLSIM_OURS
+#define COLLSIM_BUILTIN(coll, name, limits, what)
+#include "algorithms.def"
+#undef COLLSIM_OURS
+#undef COLLSIM_PLAN
+#undef COLLSIM_BUILTIN
+
+}  // namespace collsim::sim

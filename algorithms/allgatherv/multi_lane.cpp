@@ -1,0 +1,106 @@
+// allgatherv multi-lane: c concurrent circulant allgathervs between the
+// nodes (lane j: the j-th rank of every node, its ranks' own segments),
+// then a circulant allgatherv within every node of what each rank's lane
+// gathered (algorithms/common/node_plans.cpp has the steps and a picture).
+//
+// Cost, N = ⌈p/c⌉ full nodes of c ranks, even counts m/p, n blocks a
+// segment:
+//   T_allgatherv,circulant(N, N·m/p, n) with β·c   (the c lanes share a node's link)
+//   + T_allgatherv,circulant(c, m, n) on α_i, β_i
+// ≈ (n − 1 + ⌈log2 N⌉)α + cβ(m/c)(N−1)/N + (n − 1 + ⌈log2 c⌉)α_i + β_i m(c−1)/c:
+// a node's link carries the other nodes' data once, m(N−1)/N, against c
+// times that for a flat allgatherv whose every rank crosses nodes. The
+// lanes' even share of the link is the model's simplification, as for
+// allreduce multi-lane. A short last node (s < c ranks) serves its lanes
+// in turn: the model takes the full nodes' path. Irregular counts: the
+// block policy adds the circulant warm-up excess of the actual counts
+// (block_policy.cpp), as for the flat circulant allgatherv.
+// Limits: any p, n ≥ 1, any node size, any counts, p·n ≤ 2^40 blocks.
+// Memory: a rank's steps; each step lists the blocks of up to N·n·⌈c/s⌉
+// segments (the executor packs them).
+// Runs as its plan through the plan executor; this file holds its model.
+#include "algorithm.hpp"
+#include "node_plans.hpp"
+
+namespace collsim::sim {
+
+double model_allgatherv_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
+
+double model_allgatherv_multi_lane(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
+  const int64_t lanes = net.node_ranks(p), nodes = net.nodes(p), per_rank = bytes / p;
+  Net lane = net.between_nodes();
+  lane.beta = net.beta * static_cast<double>(lanes);
+  return model_allgatherv_circulant(lane, nodes, nodes * per_rank, blocks) +
+         model_allgatherv_circulant(net.intra(), lanes, lanes * nodes * per_rank, blocks);
+}
+
+}  // namespace collsim::sim
+
+namespace collsim::plan {
+
+// allgatherv multi-lane (Träff's multi-lane decomposition for allgather):
+// every core of a node drives its share of the inter-node traffic, and
+// each byte crosses a node's link once.
+//   1. lane j, local rank j of every node, circulant allgatherv of its
+//      ranks' own segments between the nodes: the c lanes run at once,
+//      sharing each node's link;
+//   2. within each node, circulant allgatherv of what each rank's lanes
+//      gathered (local rank j's segment: the segments of every node's
+//      rank j).
+//
+//   p = 8, c = 4:   node 0: 0 1 2 3     node 1: 4 5 6 7
+//   1. lanes {0,4} {1,5} {2,6} {3,7}: rank 0 gets 4's data, 4 gets 0's
+//   2. AG in {0..3}, {4..7}: rank 0 brings segments 0 and 4, rank 1 1 and 5 ..
+//
+// Blocks: B = p·n, rank r's segment r·n .. r·n + n − 1 (the allgatherv
+// cut). Lane j's sub-plan (N ranks, n blocks each) names node k's rank j's
+// blocks; the node phase's (c ranks, n blocks each) block u of local j
+// stands for block u of every segment local j brought, so both phases take
+// n − 1 + ⌈log2⌉ rounds, not more.
+//
+// A last node of s < c ranks: its rank i serves lanes i, i + s, .. one
+// after the other (with no segment of its own in lanes s .. c − 1) and
+// brings all of them to its node's phase; a lane's sub-plan blocks of
+// missing ranks name nothing (mapped drops them). Correct, slower: the
+// lanes of that node's ranks run in turn. Any counts, no ⊕.
+Plan allgatherv_multi_lane(int64_t p, int64_t, int64_t blocks, int64_t node_size) {
+  const Nodes nodes{p, node_size};
+  const int64_t lanes = node_size, n = blocks, count = nodes.count();
+  check_segment_blocks(p, n);
+  const Plan lane = allgatherv_circulant(count, 0, n);
+  // Block u of rank `rank`'s segment, if that rank exists.
+  const auto segment_block = [p, n](int64_t rank, int64_t u, BlockList& out) {
+    if (rank < p) out.push_back(rank * n + u);
+  };
+  // Lane j's block k·n + u: block u of node k's rank j.
+  const auto lane_blocks = [=](int64_t j) -> BlockRename {
+    return [=](int64_t b, BlockList& out) { segment_block(nodes.first(b / n) + j, b % n, out); };
+  };
+  Header h{Collective::allgatherv, p, 0, p * n, false, 1, true};
+  return streamed(h, [=](int64_t rank) {
+    const int64_t k = nodes.of(rank), first = nodes.first(k), s = nodes.members(k), local = rank - first;
+    std::vector<StepSource> parts;
+    for (int64_t j = local; j < lanes; j += s) {
+      parts.push_back(mapped(lane.source(k), lane_member(nodes, j), lane_blocks(j)));
+    }
+    // The node phase's block i·n + u: block u of every segment that local
+    // rank i's lanes brought.
+    const BlockRename brought = [=](int64_t b, BlockList& out) {
+      for (int64_t j = b / n; j < lanes; j += s)
+        for (int64_t node = 0; node < count; ++node) segment_block(nodes.first(node) + j, b % n, out);
+    };
+    parts.push_back(mapped(allgatherv_circulant(s, 0, n).source(local), [first](int64_t i) { return first + i; }, brought));
+    return chained(std::move(parts));
+  });
+}
+
+}  // namespace collsim::plan
+
+namespace collsim::sim {
+
+const AlgorithmDef def_allgatherv_multi_lane{
+    kSegments,
+    "multi-lane: c circulant allgatherv lanes between nodes, then circulant allgatherv in each node, any counts",
+    model_allgatherv_multi_lane, plan::allgatherv_multi_lane};
+
+}  // namespace collsim::sim

@@ -1,0 +1,21 @@
+// The two-tree scans' shared pieces (two_tree_plans.cpp): the plan of scan
+// or exscan two-tree, and the scan's model, which exscan's shares (the
+// same steps; only the last ⊕ differs).
+#pragma once
+
+#include <cstdint>
+
+#include "algorithm.hpp"
+#include "plan_families.hpp"
+
+namespace collsim::plan {
+
+Plan two_tree_scan(Collective c, int64_t p, int64_t blocks);
+
+}  // namespace collsim::plan
+
+namespace collsim::sim {
+
+double model_scan_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
+
+}  // namespace collsim::sim

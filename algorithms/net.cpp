@@ -1,0 +1,17 @@
+// Net's circulant round (algorithm.hpp).
+#include <algorithm>
+
+#include "algorithm.hpp"
+
+namespace collsim::sim {
+
+double Net::shift_round(int64_t p, int64_t skip, double bytes, double fbeta) const {
+  const double wire = (bytes + static_cast<double>(envelope)) * fbeta;
+  const double within = intra_alpha + wire * intra_beta;
+  if (nodes(p) == 1 && node_size > 1) return within;
+  const int64_t c = node_ranks(p), d = skip % p, cross = std::min({c, d, p - d});
+  const double across = alpha + wire * beta * static_cast<double>(cross);
+  return cross >= c ? across : std::max(across, within);
+}
+
+}  // namespace collsim::sim

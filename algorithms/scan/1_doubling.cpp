@@ -1,0 +1,30 @@
+// scan 1-doubling: the exclusive 1-doubling plan, then W ⊕ V.
+// Rounds, ⊕ counts, cost, limits and memory of the doubling scans:
+// common/doubling_scans.cpp; the rounds are schedules/scan_plans.hpp's, which
+// `collsim verify scan` proves for every p up to 10^5; `collsim verify plan`
+// checks the plan.
+#include "doubling_scans.hpp"
+#include "reduction_plans.hpp"
+
+namespace collsim::sim {
+
+double model_scan_1_doubling(const Net& n, int64_t p, int64_t m, int64_t) {
+  return plan_time("1-doubling", true, n, p, m);
+}
+
+}  // namespace collsim::sim
+
+namespace collsim::plan {
+
+Plan scan_1_doubling(int64_t p, int64_t, int64_t blocks) { return inclusive_doubling_scan("1-doubling", p, blocks); }
+
+}  // namespace collsim::plan
+
+namespace collsim::sim {
+
+const AlgorithmDef def_scan_1_doubling{
+    kExactModel,
+    "exclusive 1-doubling, then W+V: 1+ceil(log2(p-1)) rounds",
+    model_scan_1_doubling, plan::scan_1_doubling};
+
+}  // namespace collsim::sim
