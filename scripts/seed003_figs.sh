@@ -129,6 +129,8 @@ awk -F, -v walls="$walls" -v total="$total" '
     print "`collsim compare --reps 1` (one warm-up call per case) (scripts/seed003_figs.sh), root 0. Times: simulated us of the slowest rank;"
     print "speedup = native time / new time (> 1: new faster). p = 200 x 128 not run (see the claims)."
     printf "Wall time of each compare (s):%s; total %d s.\n", walls, total
+    print "Issue 35 reran bcast and reduce with a warm-up call per case (reduce at 200 x 1 with --scale on: the same times);"
+    print "the allgatherv rows are of the earlier cold run: smpi:ompi'"'"'s allgatherv times its first call as a warm one (64 ranks of omnipath36x32), ours have no setup."
     printf "Correctness: %d rows, %d with correct != 1%s.\n", rows, bad, bad ? " (" badrow " )" : " (every row correct = 1)"
     for (k = 1; k <= ncfg; k++) {
       c = order[k]
