@@ -1,6 +1,6 @@
 // Hostile names against smpirun (issue 31): smpirun is a shell script that
 // expands its arguments unquoted, so the driver hands it fixed names only
-// (sim/driver/scratch_dir.hpp). Each case runs a tiny simulation (p = 4,
+// (common/scratch_dir.hpp). Each case runs a tiny simulation (p = 4,
 // 1 KiB, a binomial bcast plan) under a plan file, output folder or TMPDIR
 // whose name a shell would split, glob or take as an option, and asserts
 // the exit code, the row, and that nothing was left or created beside it.

@@ -20,12 +20,14 @@
 #include "launch.hpp"
 #include "platform.hpp"
 #include "run_cli.hpp"
-#include "sim_options.hpp"
 #include "sim_request.hpp"
+#include "values.hpp"
 
 namespace collsim::sim {
 namespace {
 
+using cli::parse_bytes;
+using cli::parse_sizes;
 using test::run_collsim;
 
 using test::alphabeta_request;

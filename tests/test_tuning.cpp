@@ -3,7 +3,7 @@
 // rows it refuses because their algorithm cannot take them; `collsim tune`
 // end to end: each table gives the sweep's fastest candidate at every swept
 // point, our PMPI library follows a collsim table, and real Open MPI 4.1.4
-// runs the algorithms an ompi table names (tests/ompi_spy.cpp).
+// runs the algorithms an ompi table names (tests/under_mpirun/ompi_spy.cpp).
 #include <gtest/gtest.h>
 
 #include <cmath>

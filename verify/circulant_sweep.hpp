@@ -1,6 +1,7 @@
 // `collsim verify circulant --p A:B` in parts, so that the MPI build
-// (verify_mpi.cpp: collsim-verify-mpi) can split the range of p over ranks,
-// merge what they found and share the rest: options, summary, exit status.
+// (commands/under_mpirun/verify_mpi.cpp: collsim-verify-mpi) can split the
+// range of p over ranks, merge what they found and share the rest (options,
+// summary, exit status: commands/verify_circulant_cmd.cpp).
 #pragma once
 
 #include <cstdint>
@@ -31,16 +32,13 @@ struct CirculantSweep {
 };
 
 // A sweep as text and back, every field kept: how collsim-verify-mpi's
-// ranks hand their slices' findings to each other (verify_mpi.cpp), which
-// merge them in rank order, i.e. increasing p.
+// ranks hand their slices' findings to each other
+// (commands/under_mpirun/verify_mpi.cpp), which merge them in rank order,
+// i.e. increasing p.
 std::string pack_sweep(const CirculantSweep& s);
 CirculantSweep unpack_sweep(const std::string& text);
 
 // The sweep on this machine, on `threads` threads.
 CirculantSweep sweep_circulant(cli::Range range, const std::vector<int64_t>& blocks, int threads);
-
-using CirculantSweeper = std::function<CirculantSweep(cli::Range, const std::vector<int64_t>& blocks, int threads)>;
-// `verify circulant` with the range swept by `sweeper`.
-int verify_circulant(int argc, char** argv, const CirculantSweeper& sweeper);
 
 }  // namespace collsim

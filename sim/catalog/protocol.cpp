@@ -115,7 +115,7 @@ std::vector<std::string> to_argv(const HarnessArgs& a) {
           "--restrictions", a.ignore_restrictions ? "ignore" : "check"};
   // No empty words (smpirun's script drops them); one word per plan path
   // (collsim-mpi gets the user's, which may hold commas; under smpirun the
-  // driver passes fixed names, driver/scratch_dir.hpp).
+  // driver passes fixed names, common/scratch_dir.hpp).
   if (!a.algos.empty()) argv.insert(argv.end(), {"--algos", join(a.algos)});
   for (const auto& path : a.plan_files) argv.insert(argv.end(), {"--plan", path});
   return argv;

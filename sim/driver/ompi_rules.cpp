@@ -1,6 +1,6 @@
 #include "ompi_rules.hpp"
 
-#include "args.hpp"
+#include "values.hpp"
 
 namespace collsim::sim {
 

@@ -11,24 +11,9 @@
 
 namespace collsim::sim {
 
-using cli::po::value;
-
 int64_t plan_blocks(const Algorithm& a, const plan::PlanAlgorithm& pa, const SimRequest& req, const Net& net,
                     int64_t bytes) {
   return plan_cut_blocks(pa, resolve_blocks(a, net, {req.p, bytes, req.blocks, {}}), req.p);
-}
-
-void add_max_messages_option(cli::po::options_description& opts) {
-  opts.add_options()("max-messages", value<std::string>(),
-                     "refuse (exit 4; compare, map, tune: skip with a warning) a case whose estimated messages, "
-                     "summed over the ranks, exceed N, before it runs (default: 2000000000 for --engine loggp, "
-                     "100000000 under SMPI, 1000000000 for `collsim plan`: each about an hour or 50 GB)");
-}
-
-double max_messages(const cli::po::variables_map& vm, double default_limit) {
-  if (!vm.count("max-messages")) return default_limit;
-  return static_cast<double>(cli::parse_int(vm["max-messages"].as<std::string>(), "--max-messages", 1,
-                                            std::numeric_limits<int64_t>::max()));
 }
 
 double default_max_messages(Runner runner) {

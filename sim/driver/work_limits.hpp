@@ -1,6 +1,7 @@
 // Work estimated before it starts (issue 31, engine/work_estimate.hpp for
-// the counts and rates): the command layer's checks on a SimRequest, the
-// --max-messages option, and progress lines while one long case runs.
+// the counts and rates): the command layer's checks on a SimRequest and
+// progress lines while one long case runs (the --max-messages option is in
+// commands/sim_options.hpp).
 #pragma once
 
 #include <condition_variable>
@@ -8,9 +9,9 @@
 #include <string>
 #include <thread>
 
-#include "args.hpp"
 #include "launch.hpp"
 #include "plan_builders.hpp"
+#include "values.hpp"
 #include "work_estimate.hpp"
 
 namespace collsim::sim {
@@ -20,11 +21,6 @@ namespace collsim::sim {
 // pipelined, else the algorithm's own cut (plan_cut_blocks).
 int64_t plan_blocks(const Algorithm& a, const plan::PlanAlgorithm& pa, const SimRequest& req, const Net& net,
                     int64_t bytes);
-
-// --max-messages N (run, compare, map, tune, plan).
-void add_max_messages_option(cli::po::options_description& opts);
-// --max-messages where given, else `default_limit`.
-double max_messages(const cli::po::variables_map& vm, double default_limit);
 
 enum class Runner { smpi, engine };
 

@@ -1,5 +1,5 @@
 // collsim-calibrate-mpi: the measurements behind `collsim calibrate`
-// (sim/driver/calibrate_cmd.cpp fits L, o, g, G to them), between ranks 0
+// (sim/driver/calibrate.cpp fits L, o, g, G to them), between ranks 0
 // and 1 of an Open MPI job (`mpirun -np 2`), netgauge/OSU-style, each the
 // minimum over --reps repetitions after one warm-up:
 //   pingpong,M,S   half the round trip of M bytes: Send/Recv, Recv/Send

@@ -7,7 +7,7 @@
 namespace collsim::sim::gpu {
 
 // True when argv asks for --collective gpu-allreduce (the hook in
-// sim/compare_cmd.cpp hands such calls to compare_command below).
+// commands/compare_cmd.cpp hands such calls to compare_command below).
 bool wants_gpu_compare(int argc, char** argv);
 int compare_command(int argc, char** argv);
 

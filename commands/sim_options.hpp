@@ -11,6 +11,7 @@
 #include "args.hpp"
 #include "engine_run.hpp"
 #include "launch.hpp"
+#include "work_limits.hpp"
 
 namespace collsim::sim {
 
@@ -23,15 +24,15 @@ void add_platform_options(cli::po::options_description& opts);
 // for the model. Throws cli::UsageError for unknown names and bad values.
 platforms::Platform platform_from(const cli::po::variables_map& vm, int64_t p);
 
-// "4096", "4KiB", "16MiB", "1GiB", "100B": bytes, checked for overflow and
-// against [0, INT_MAX] (one MPI count).
-int64_t parse_bytes(const std::string& text, const std::string& what);
-// A set of p for `map` and `tune`: "A:B" (powers of two, 3·2^k and 2^k + 1
-// within [A, B], and A and B), "A:B:S" (A, A + S, .. B) or "a,b,c"; each in
-// [1, max]. Sorted, without repeats.
-std::vector<int64_t> parse_p_set(const std::string& text, int64_t max);
-// "A:B" (A, 2A, 4A, ... up to B, and B itself) or "a,b,c".
-std::vector<int64_t> parse_sizes(const std::string& text, const std::string& what);
+// The size and p-set parsers live on the ground floor (values.hpp).
+using cli::parse_bytes;
+using cli::parse_p_set;
+using cli::parse_sizes;
+
+// --max-messages N (run, compare, map, tune, plan).
+void add_max_messages_option(cli::po::options_description& opts);
+// --max-messages where given, else `default_limit`.
+double max_messages(const cli::po::variables_map& vm, double default_limit);
 
 // Keeps the algorithms of req.algos that have a plan (the engine's `all`).
 void keep_plans(SimRequest& req);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "circulant_sweep.hpp"
+#include "verify_kinds.hpp"
 
 namespace collsim {
 namespace {

@@ -1,5 +1,5 @@
 // Values on the command line without the command-line library: strict
-// number parsing (no silent clamping), ranges "A:B", lists "a,b,c", the
+// number parsing (no silent clamping), ranges "A:B", lists "a,b,c", sizes "4KiB", the
 // error type for bad input, and a progress line on stderr for long runs.
 // Library code (verify/, the driver) includes this; only the command layer
 // includes args.hpp and so Boost.Program_options.
@@ -33,6 +33,16 @@ std::vector<int64_t> parse_list(const std::string& text, const std::string& what
 // "a,b,c" as its words; an empty or repeated word is a UsageError naming
 // `what`.
 std::vector<std::string> parse_names(const std::string& text, const std::string& what);
+
+// "4096", "4KiB", "16MiB", "1GiB", "100B": bytes, checked for overflow and
+// against [0, INT_MAX] (one MPI count).
+int64_t parse_bytes(const std::string& text, const std::string& what);
+// A set of p for `map` and `tune`: "A:B" (powers of two, 3·2^k and 2^k + 1
+// within [A, B], and A and B), "A:B:S" (A, A + S, .. B) or "a,b,c"; each in
+// [1, max]. Sorted, without repeats.
+std::vector<int64_t> parse_p_set(const std::string& text, int64_t max);
+// "A:B" (A, 2A, 4A, ... up to B, and B itself) or "a,b,c".
+std::vector<int64_t> parse_sizes(const std::string& text, const std::string& what);
 
 // Throws UsageError unless `value` is one of `allowed`.
 void require_one_of(const std::string& value, const std::string& what, const std::vector<std::string>& allowed);

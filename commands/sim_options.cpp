@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -154,70 +155,18 @@ platforms::Platform platform_from(const cli::po::variables_map& vm, int64_t p) {
   return pf;
 }
 
-// "A:B": powers of two, 3·2^k and 2^k + 1 within [A, B], and A and B;
-// "A:B:S": A, A + S, .. B; "a,b,c": the list.
-std::vector<int64_t> parse_p_set(const std::string& text, int64_t kMax) {
-  std::set<int64_t> ps;
-  const auto colon = text.find(':');
-  if (colon == std::string::npos) {
-    size_t start = 0;
-    for (size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1)
-      ps.insert(cli::parse_int(text.substr(start, comma - start), "--p", 1, kMax));
-    ps.insert(cli::parse_int(text.substr(start), "--p", 1, kMax));
-    return {ps.begin(), ps.end()};
-  }
-  const auto second = text.find(':', colon + 1);
-  const int64_t lo = cli::parse_int(text.substr(0, colon), "--p", 1, kMax);
-  const int64_t hi = cli::parse_int(text.substr(colon + 1, second - colon - 1), "--p", lo, kMax);
-  if (second != std::string::npos) {
-    const int64_t step = cli::parse_int(text.substr(second + 1), "--p step", 1, kMax);
-    for (int64_t p = lo; p <= hi; p += step) ps.insert(p);
-  } else {
-    for (int64_t k = 1; k <= hi; k *= 2)
-      for (int64_t p : {k, 3 * k / 2, k + 1})
-        if (p >= lo && p <= hi) ps.insert(p);
-  }
-  ps.insert(lo);
-  ps.insert(hi);
-  return {ps.begin(), ps.end()};
+void add_max_messages_option(cli::po::options_description& opts) {
+  opts.add_options()("max-messages", value<std::string>(),
+                     "refuse (exit 4; compare, map, tune: skip with a warning) a case whose estimated messages, "
+                     "summed over the ranks, exceed N, before it runs (default: 2000000000 for --engine loggp, "
+                     "100000000 under SMPI, 1000000000 for `collsim plan`: each about an hour or 50 GB)");
 }
 
-int64_t parse_bytes(const std::string& text, const std::string& what) {
-  static const std::pair<const char*, int64_t> units[] = {{"GiB", int64_t{1} << 30}, {"MiB", int64_t{1} << 20},
-                                                          {"KiB", int64_t{1} << 10}, {"B", 1}};
-  std::string digits = text;
-  int64_t unit = 1;
-  for (const auto& [suffix, factor] : units) {
-    const size_t len = std::char_traits<char>::length(suffix);
-    if (text.size() > len && text.compare(text.size() - len, len, suffix) == 0) {
-      digits = text.substr(0, text.size() - len);
-      unit = factor;
-      break;
-    }
-  }
-  const int64_t v = cli::parse_int(digits, what, 0, INT64_MAX / unit);
-  if (v * unit > INT_MAX)
-    throw UsageError(what + ": " + text + " exceeds " + std::to_string(INT_MAX) + " bytes (one MPI count)");
-  return v * unit;
+double max_messages(const cli::po::variables_map& vm, double default_limit) {
+  if (!vm.count("max-messages")) return default_limit;
+  return static_cast<double>(cli::parse_int(vm["max-messages"].as<std::string>(), "--max-messages", 1,
+                                            std::numeric_limits<int64_t>::max()));
 }
-
-std::vector<int64_t> parse_sizes(const std::string& text, const std::string& what) {
-  std::vector<int64_t> sizes;
-  const auto colon = text.find(':');
-  if (colon == std::string::npos) {
-    size_t start = 0;
-    for (size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1)
-      sizes.push_back(parse_bytes(text.substr(start, comma - start), what));
-    sizes.push_back(parse_bytes(text.substr(start), what));
-    return sizes;
-  }
-  const int64_t lo = parse_bytes(text.substr(0, colon), what), hi = parse_bytes(text.substr(colon + 1), what);
-  if (lo < 1 || lo > hi) throw UsageError(what + ": range '" + text + "' needs 1 <= A <= B");
-  for (int64_t s = lo; s <= hi; s *= 2) sizes.push_back(s);  // s <= INT_MAX, so 2s cannot overflow
-  if (sizes.back() != hi) sizes.push_back(hi);
-  return sizes;
-}
-
 
 void add_common_options(cli::po::options_description& opts) {
   std::string collectives;
