@@ -38,7 +38,7 @@ double model_allreduce_circulant(const Net& net, int64_t p, int64_t bytes, int64
 
 namespace collsim::plan {
 
-// allreduce circulant (allreduce_circulant.cpp): the reduce-scatter of p even
+// allreduce circulant (the rank code above): the reduce-scatter of p even
 // segments, then the allgather of the reduced segments, both with n blocks
 // per segment: `segments p`, B = p·n. 2(n − 1 + q) steps at most.
 Plan allreduce_circulant(int64_t p, int64_t, int64_t blocks) {
