@@ -8,7 +8,7 @@
 # fails, or when the mutated code does not compile (shown as "caught (build)");
 # missed when every named test passes. Prints a table and exits 1 on any miss.
 #
-#   bash scripts/mutations.sh [--only ID,...] [--build DIR] [--no-baseline] [--list]
+#   bash scripts/mutations.sh [--only ID,...] [--build DIR] [--no-baseline] [--list] [--check-patches]
 #
 # --build DIR   the scratch folder: DIR/tree is the copy (tracked and untracked,
 #               not ignored files of this worktree, so uncommitted work is
@@ -21,6 +21,10 @@
 #               (a test that fails there would "catch" every mutation; the
 #               run stops with exit 2 instead).
 # --list        print the rows and exit.
+# --check-patches  check that every row's patch still applies to this tree
+#               (`git apply --check`) and exit; ctest runs this
+#               (mutation_patches_apply), so a moved line cannot silently
+#               retire a mutation.
 #
 # Not part of ctest (ctest runs every registered test by default). The whole
 # list took 383 s on two shared cores with a built scratch folder and a warm
@@ -30,17 +34,27 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 list="$repo/tests/mutations/list.tsv"
 scratch="$repo/build/mutations"
-only="" baseline=1
+only="" baseline=1 check_patches=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --only) only="${2:?--only needs a list of ids}"; shift 2 ;;
     --build) scratch="${2:?--build needs a folder}"; shift 2 ;;
     --no-baseline) baseline=0; shift ;;
     --list) grep -v '^#' "$list" | column -t -s $'\t'; exit 0 ;;
+    --check-patches) check_patches=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "mutations.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
+if [[ $check_patches == 1 ]]; then
+  stale=0
+  while IFS=$'\t' read -r id _; do
+    [[ -z $id || $id == \#* ]] && continue
+    git -C "$repo" apply --check "tests/mutations/$id.patch" 2>/dev/null ||
+      { echo "mutations.sh: tests/mutations/$id.patch no longer applies" >&2; stale=1; }
+  done <"$list"
+  exit "$stale"
+fi
 mkdir -p "$scratch"
 scratch=$(cd "$scratch" && pwd)
 tree="$scratch/tree"
