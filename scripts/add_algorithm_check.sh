@@ -163,7 +163,7 @@ failures_name_only_throwaways() {
 }
 # One CSV column ($2, by its header name) of every row in $1.
 column() { awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) at[$i] = i; next } { print $at[name] }' <<<"$1"; }
-collsim=$build/bin/collsim
+collsim=$build/cli/collsim  # its documented place (commands/CMakeLists.txt keeps it there)
 run() { "$collsim" run --collective bcast --format csv "$@"; }
 
 step "two files, algorithms/bcast/throwaway_{plan,mpi}.cpp; two rows at the end of algorithms/algorithms.def"
@@ -180,7 +180,7 @@ fi
 # of -O3's time with the loops about as fast (-O0: 55 %, but the loops take
 # three times as long). No simulated time depends on it: collsim runs SMPI
 # with smpi/simulate-computation:no. Every program goes to bin/, wherever its
-# sources live.
+# sources live, except collsim, whose target keeps build/cli/collsim.
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
   -DCMAKE_RUNTIME_OUTPUT_DIRECTORY="$build/bin" "${launcher[@]}" >"$work/cmake.log" 2>&1 ||
   { tail -30 "$work/cmake.log"; fail "cmake"; }
