@@ -132,15 +132,7 @@ int run_command(int argc, char** argv) {
   req.ignore_restrictions = vm["ignore-restrictions"].as<bool>();
   if (const std::string unmet = sim::unmet_restriction(*req.algos[0], req.op); !unmet.empty() && !req.ignore_restrictions)
     throw cli::UsageError(unmet + " (--ignore-restrictions runs it anyway, to see it fail)");
-  if (vm.count("blocks")) {
-    if (!req.algos[0]->has(sim::kBlocks))
-      throw cli::UsageError(std::string("algorithm '") + req.algos[0]->name + "' takes no --blocks");
-    int64_t max_blocks = 1;
-    for (int64_t s : req.sizes) max_blocks = std::max(max_blocks, s);
-    for (int64_t s : req.sizes)
-      if (s > 0) max_blocks = std::min(max_blocks, s);
-    req.blocks = cli::parse_int(vm["blocks"].as<std::string>(), "--blocks", 1, max_blocks);
-  }
+  sim::read_blocks(vm, req);
   return finish(run_engine(vm, req), format);
 }
 

@@ -249,6 +249,17 @@ void keep_plans(SimRequest& req) {
   req.algos = planned;
 }
 
+void read_blocks(const cli::po::variables_map& vm, SimRequest& req) {
+  if (!vm.count("blocks")) return;
+  if (!req.algos.at(0)->has(kBlocks))
+    throw cli::UsageError(std::string("algorithm '") + req.algos[0]->name + "' takes no --blocks");
+  int64_t max_blocks = 1;
+  for (int64_t s : req.sizes) max_blocks = std::max(max_blocks, s);
+  for (int64_t s : req.sizes)
+    if (s > 0) max_blocks = std::min(max_blocks, s);
+  req.blocks = cli::parse_int(vm["blocks"].as<std::string>(), "--blocks", 1, max_blocks);
+}
+
 void skip_unrunnable(SimRequest& req) {
   std::vector<const Algorithm*> runnable;
   for (const Algorithm* a : req.algos) {

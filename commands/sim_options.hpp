@@ -63,6 +63,9 @@ std::vector<const Algorithm*> read_algorithms(Collective c, const std::string& l
 // req.roots (UsageError, naming the file and line); adds them to req.plans
 // with absolute paths (smpirun runs in a directory of its own).
 void read_plan_files(const std::vector<std::string>& paths, Collective c, SimRequest& req);
+// --blocks where given: the one algorithm of req must take a block count
+// (kBlocks), and n lies in [1, the smallest positive size] (UsageError).
+void read_blocks(const cli::po::variables_map& vm, SimRequest& req);
 // Help text for --algo/--algos: where the list of algorithms is (`collsim algorithms`).
 std::string algorithm_help();
 

@@ -84,11 +84,7 @@ sim::SimRequest read_request(const cli::po::variables_map& vm) {
   if (req.algos.size() != 1) throw cli::UsageError("--algo takes one name");
   if (const std::string unmet = sim::unmet_restriction(*req.algos[0], req.op); !unmet.empty())
     throw cli::UsageError(unmet);
-  if (vm.count("blocks")) {
-    if (!req.algos[0]->has(sim::kBlocks))
-      throw cli::UsageError(std::string("algorithm '") + req.algos[0]->name + "' takes no --blocks");
-    req.blocks = cli::parse_int(vm["blocks"].as<std::string>(), "--blocks", 1, std::max<int64_t>(1, req.sizes[0]));
-  }
+  sim::read_blocks(vm, req);
   return req;
 }
 
