@@ -374,16 +374,24 @@ void say_if_cold(const SimRequest& req) {
                        "one-time setup included\n");
 }
 
+// What simulate and simulate_traced check before starting smpirun: the
+// buffers fit, no algorithm breaks its restrictions unasked; and the note
+// on cold calls.
+void check_runnable(const SimRequest& req) {
+  check_sizes(req);
+  for (const Algorithm* a : req.algos)
+    if (const std::string unmet = unmet_restriction(*a, req.op); !unmet.empty() && !req.ignore_restrictions)
+      throw std::invalid_argument(unmet + " (run --ignore-restrictions runs it anyway, to see it fail)");
+  say_if_cold(req);
+}
+
 }  // namespace
 
 Row simulate_traced(const SimRequest& req, const std::function<void(const std::filesystem::path&)>& read_trace) {
-  check_sizes(req);
   const std::vector<Batch> batches = batches_of(req);
   if (batches.size() != 1 || req.sizes.size() != 1 || req.roots.size() != 1 || batches[0].algos.size() > 1)
     throw std::logic_error("simulate_traced: one algorithm or plan, one size, one root");
-  for (const Algorithm* a : req.algos)
-    if (const std::string unmet = unmet_restriction(*a, req.op); !unmet.empty() && !req.ignore_restrictions)
-      throw std::invalid_argument(unmet);
+  check_runnable(req);
   ScratchDir dir("collsim");
   stage(req, dir);
   const std::vector<Row> rows = run_batch(req, batches[0], dir, 0, paje_flags());
@@ -393,11 +401,7 @@ Row simulate_traced(const SimRequest& req, const std::function<void(const std::f
 
 std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t, size_t)>& on_batch,
                           std::vector<std::string>* failures, std::vector<std::string>* deadlocked) {
-  check_sizes(req);
-  for (const Algorithm* a : req.algos)
-    if (const std::string unmet = unmet_restriction(*a, req.op); !unmet.empty() && !req.ignore_restrictions)
-      throw std::invalid_argument(unmet + " (run --ignore-restrictions runs it anyway, to see it fail)");
-  say_if_cold(req);
+  check_runnable(req);
   ScratchDir dir("collsim");
   stage(req, dir);
   const std::vector<Batch> batches = batches_of(req);
