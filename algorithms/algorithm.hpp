@@ -8,29 +8,29 @@
 
 #include <cstdint>
 
+#include "machine.hpp"
 #include "plan.hpp"
 
 namespace collsim::sim {
 
-// The α-β-γ model of seed 004 §2.1, with SMPI's message envelope: a message of
-// m bytes costs α + (m + envelope)β (SMPI adds 16 bytes no setting removes).
-// full_duplex: a rank can send and receive at once at full bandwidth (seed
-// 004's "bi"); otherwise a simultaneous send and receive share the link
-// ("uni": an exchange of m bytes each way costs α + 2mβ, seed 004's fβ = 2).
-struct Net {
-  double alpha;     // seconds per message
-  double beta;      // seconds per byte
-  double gamma;     // seconds per byte of ⊕
-  bool full_duplex = true;
-  int64_t envelope = 16;
+// The machine as an algorithm's cost model reads it: the one machine
+// description (platforms/machine.hpp) and the bytes of one element of the
+// case. The models are seed 004's α-β-γ ones (§2.1) with SMPI's message
+// envelope: a message of m bytes costs its fixed cost (α; on a LogGP
+// machine max(o, g) + L + o, per_message) plus (m + envelope)β. full_duplex:
+// a rank can send and receive at once at full bandwidth (seed 004's "bi");
+// otherwise a simultaneous send and receive share the link ("uni": an
+// exchange of m bytes each way costs α + 2mβ, seed 004's fβ = 2).
+// Ranks are placed block-wise, node_size() to a node (1: every rank its own
+// node); a message within a node costs intra_alpha + (m + envelope)
+// intra_beta (plus the overheads). The node-aware algorithms' models and
+// the circulant rounds' (shift_round) read these.
+struct Net : platforms::Machine {
   int64_t element = 1;  // bytes of one element: plans cut blocks of whole elements
-  // Ranks placed block-wise, node_size to a node (1: every rank its own
-  // node); a message within a node costs intra_alpha + (m + envelope)
-  // intra_beta. The node-aware algorithms' models and the circulant
-  // rounds' (shift_round) read these.
-  int64_t node_size = 1;
-  double intra_alpha = 0, intra_beta = 0;
-  double message(int64_t bytes) const { return alpha + static_cast<double>(bytes + envelope) * beta; }
+
+  Net() = default;
+  explicit Net(const platforms::Machine& m, int64_t element_bytes = 1) : Machine(m), element(element_bytes) {}
+  double message(int64_t bytes) const { return per_message() + static_cast<double>(bytes + envelope) * beta; }
   // The same network as seen within one node: one group of ranks, the
   // intra-node α, β.
   Net intra() const {
@@ -42,12 +42,20 @@ struct Net {
   // leaders and lanes).
   Net between_nodes() const {
     Net n = *this;
-    n.node_size = 1;
+    n.cores_per_node = 1, n.round_robin = false;
+    return n;
+  }
+  // The α-β network a model that evaluates its plan on the engine
+  // (reduce binary-tree-pipeline) assumes: a message's fixed cost paid as
+  // one latency, so that no o or g turns on the engine's eager rules.
+  Net alpha_beta() const {
+    Net n = *this;
+    n.alpha = per_message(), n.o = n.g = 0;
     return n;
   }
   // Ranks on a full node and the node count, for p ranks.
-  int64_t node_ranks(int64_t p) const { return node_size < p ? node_size : p; }
-  int64_t nodes(int64_t p) const { return (p - 1) / node_ranks(p) + 1; }
+  int64_t node_ranks(int64_t p) const { return node_size() < p ? node_size() : p; }
+  int64_t node_count(int64_t p) const { return (p - 1) / node_ranks(p) + 1; }
   // A round in which every rank r sends `bytes` to r + skip mod p (a
   // circulant round), its wire bytes (with the envelope) times fbeta (2 on a
   // half-duplex link, which carries the receive too). Block placement, c

@@ -7,10 +7,10 @@ namespace collsim::sim {
 
 double Net::shift_round(int64_t p, int64_t skip, double bytes, double fbeta) const {
   const double wire = (bytes + static_cast<double>(envelope)) * fbeta;
-  const double within = intra_alpha + wire * intra_beta;
-  if (nodes(p) == 1 && node_size > 1) return within;
+  const double within = intra().per_message() + wire * intra_beta;
+  if (node_count(p) == 1 && node_size() > 1) return within;
   const int64_t c = node_ranks(p), d = skip % p, cross = std::min({c, d, p - d});
-  const double across = alpha + wire * beta * static_cast<double>(cross);
+  const double across = per_message() + wire * beta * static_cast<double>(cross);
   return cross >= c ? across : std::max(across, within);
 }
 

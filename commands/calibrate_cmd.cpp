@@ -65,6 +65,16 @@ sim::Command mpirun_command(const cli::po::variables_map& vm, const sim::Scratch
   return cmd;
 }
 
+// The last line of mpirun's error output that says something: the error
+// stays one line, the rest is in the kept files.
+std::string last_line(const std::string& text) {
+  std::string last = "no error output", line;
+  std::istringstream lines(text);
+  while (std::getline(lines, line))
+    if (line.find_first_not_of(" \t\r-") != std::string::npos) last = line;
+  return last;
+}
+
 void print_fit(const sim::Calibration& c, const sim::LogGPFit& f) {
   std::printf("%10s %14s %14s %10s\n", "bytes", "measured_us", "fitted_us", "resid_%");
   for (size_t i = 0; i < c.pingpong.size(); ++i) {
@@ -72,8 +82,9 @@ void print_fit(const sim::Calibration& c, const sim::LogGPFit& f) {
     std::printf("%10lld %14.3f %14.3f %+10.2f\n", static_cast<long long>(c.pingpong[i].first), s * 1e6,
                 s * (1 - f.residuals[i]) * 1e6, 100 * f.residuals[i]);
   }
-  std::printf("L = %.4g s, o = %.4g s (Isend %.4g, Recv %.4g), g = %.4g s, G = %.4g s/B, gamma = %.4g s/B\n", f.L, f.o,
-              c.isend, c.recv, f.g, f.G, f.gamma);
+  const platforms::Machine& m = f.machine;
+  std::printf("L = %.4g s, o = %.4g s (Isend %.4g, Recv %.4g), g = %.4g s, G = %.4g s/B, gamma = %.4g s/B\n", m.alpha,
+              m.o, c.isend, c.recv, m.g, m.beta, m.gamma);
   std::printf("largest |residual| %.1f %%%s\n", 100 * f.worst(),
               f.latency_clamped ? "; L = 0: the overheads exceed the half round trip of an empty message" : "");
 }
@@ -110,14 +121,15 @@ int calibrate_command(int argc, char** argv) {
   const sim::ExitStatus status = sim::run_process(cmd);
   if (!status.ok()) {
     dir.keep();
-    throw std::runtime_error("mpirun failed (" + status.describe() + "): " + sim::read_text_file(cmd.stderr_to) +
-                             "  files kept in " + dir.path().string());
+    throw std::runtime_error("mpirun failed (" + status.describe() + "): " +
+                             last_line(sim::read_text_file(cmd.stderr_to)) + "; its output kept in " +
+                             dir.path().string());
   }
   const sim::Calibration c = sim::parse_calibration(sim::read_text_file(cmd.stdout_to));
-  const sim::LogGPFit f = sim::fit_loggp(c);
-  print_fit(c, f);
   platforms::Platform pf = *platforms::find_preset("alphabeta");
-  pf.alpha = f.L, pf.beta = f.G, pf.gamma = f.gamma, pf.o = f.o, pf.g = f.g;
+  const sim::LogGPFit f = sim::fit_loggp(c, pf);
+  print_fit(c, f);
+  static_cast<platforms::Machine&>(pf) = f.machine;
   try {
     platforms::validate(pf);
   } catch (const std::invalid_argument& e) {

@@ -151,7 +151,7 @@ int timeline_command(int argc, char** argv) {
   sim::Timeline t;
   std::vector<std::string> notes;
   const sim::Row row = rules ? engine_timeline(req, *rules, t) : sim::simulate_traced(req, [&](const auto& trace) {
-    t = sim::read_paje_timeline(trace, req.p, platforms::has_overheads(req.platform), notes);
+    t = sim::read_paje_timeline(trace, req.p, req.platform.has_overheads(), notes);
   });
   for (const std::string& n : notes) std::fprintf(stderr, "collsim: warning: %s\n", n.c_str());
   const sim::CriticalPath path = sim::critical_path(t);

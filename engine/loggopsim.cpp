@@ -230,6 +230,13 @@ int64_t picoseconds(double seconds) { return std::llround(seconds * 1e12); }
 
 BlockBytes goal_blocks(const plan::Header& h, int64_t bytes) { return BlockBytes::units(h, bytes, 1); }
 
+LogGOPS LogGOPS::of(const Machine& m) {
+  LogGOPS par;
+  par.L = picoseconds(m.alpha), par.o = picoseconds(m.o), par.g = picoseconds(m.g);
+  par.G = picoseconds(m.beta), par.gamma = picoseconds(m.gamma);
+  return par;
+}
+
 Result evaluate(const plan::Plan& plan, const BlockBytes& block_bytes, const LogGOPS& params, bool per_rank) {
   return Simulator(plan, block_bytes, params).run(per_rank);
 }

@@ -46,6 +46,9 @@ struct LogGOPS {
   int64_t G = 1'000;      // picoseconds per byte
   int64_t gamma = 1'000;  // picoseconds per byte of a calc (⊕)
   int64_t S = 65535;      // bytes: larger messages use rendezvous (LogGOPSim's default)
+  // LogGOPSim's parameters of a machine (L = alpha, G = beta, its o, g, γ),
+  // in whole picoseconds; S LogGOPSim's default.
+  static LogGOPS of(const Machine& m);
 };
 
 // Seconds (or seconds per byte) as whole picoseconds, rounded.

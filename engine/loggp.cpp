@@ -81,8 +81,8 @@ class RankSet {
 // halves are posted, whoever is looked at first.
 class Evaluator {
  public:
-  Evaluator(const plan::Plan& plan, const BlockBytes& bytes, const Network& net, EventSink* sink)
-      : h_(plan.header), bytes_(bytes), net_(net), ranks_(static_cast<size_t>(plan.header.p)),
+  Evaluator(const plan::Plan& plan, const BlockBytes& bytes, const Machine& net, EventSink* sink)
+      : h_(plan.header), bytes_(bytes), net_(net), eager_(net.has_overheads()), node_size_(net.node_size()), ranks_(static_cast<size_t>(plan.header.p)),
         sources_(ranks_.size()), pending_(plan.header.p), sink_(sink) {
     const int64_t p = h_.p;
     if (sink_) after_bytes_.assign(ranks_.size(), 0);
@@ -129,13 +129,13 @@ class Evaluator {
     if (held_.empty()) {
       const int64_t n = list_bytes(bytes_, blocks);
       op_bytes_ += n;
-      return net_.op_seconds_per_byte * static_cast<double>(n);
+      return net_.gamma * static_cast<double>(n);
     }
     double t = 0;
     for (int64_t b : blocks) {
       auto bit = held_[static_cast<size_t>(r * h_.blocks + b)];
       if (bit) {
-        t += net_.op_seconds_per_byte * static_cast<double>(bytes_(b).count());
+        t += net_.gamma * static_cast<double>(bytes_(b).count());
         op_bytes_ += bytes_(b).count();
       }
       if (hold) bit = true;
@@ -160,7 +160,7 @@ class Evaluator {
       const bool uses_acc = join || v != plan::Value::aux;
       const int held = (aux ? 1 : 0) + (input ? 1 : 0) + (uses_acc && acc ? 1 : 0);
       if (held > 1) {
-        t += net_.op_seconds_per_byte * static_cast<double>((held - 1) * bytes_(b).count());
+        t += net_.gamma * static_cast<double>((held - 1) * bytes_(b).count());
         op_bytes_ += (held - 1) * bytes_(b).count();
       }
       if (join && aux && !held_.empty()) held_[static_cast<size_t>(r * h_.blocks + b)] = true;
@@ -209,7 +209,7 @@ class Evaluator {
                                      : op_time(r, step_.fold_blocks, true));
     if (sink_) after_bytes_[static_cast<size_t>(r)] = op_bytes_;
     s.post = s.ready = s.recv_post = t + before;
-    if (net_.eager() && s.send_to >= 0) send_eagerly(r);
+    if (eager_ && s.send_to >= 0) send_eagerly(r);
   }
 
   // The eager rules' send: it leaves after the sender's overhead and bytes,
@@ -219,9 +219,9 @@ class Evaluator {
   void send_eagerly(int64_t r) {
     RankState& s = at(r);
     const double leave =
-        s.post + net_.send_overhead + static_cast<double>(s.send_bytes) * net_.per_byte_between(r, s.send_to);
+        s.post + net_.send_overhead() + static_cast<double>(s.send_bytes) * per_byte_between(r, s.send_to);
     Arrivals& q = inflight_[pair_key(r, s.send_to)];
-    q.push_back(leave + net_.latency_between(r, s.send_to));
+    q.push_back(leave + latency_between(r, s.send_to));
     if (sink_) q.traced.push_back({r, s.send_to, s.send_bytes, s.steps_done, s.post, s.post, q.times.back(), leave, 0});
     if (at(s.send_to).recv_from == r) pending_.add(s.send_to);
     s.ready = s.recv_post = leave;
@@ -238,7 +238,7 @@ class Evaluator {
     const auto it = inflight_.find(pair_key(s.recv_from, r));
     if (it == inflight_.end()) return;
     Arrivals& q = it->second;
-    const double done = std::max(s.recv_post, q.times[q.head]) + net_.recv_overhead;
+    const double done = std::max(s.recv_post, q.times[q.head]) + net_.recv_overhead();
     s.ready = std::max(s.ready, done);
     if (sink_) {
       q.traced[q.head].end = std::max(s.recv_post, q.times[q.head]);
@@ -257,7 +257,7 @@ class Evaluator {
     RankState& s = at(r);
     for (;;) {
       if (s.send_to >= 0) match(r, s.send_to, s.send_to);
-      if (s.recv_from >= 0 && net_.eager()) receive_eagerly(r);
+      if (s.recv_from >= 0 && eager_) receive_eagerly(r);
       if (s.recv_from >= 0) match(s.recv_from, r, s.recv_from);
       if (s.send_to != kNone || s.recv_from != kNone) return;
       if (sink_ && after_bytes_[static_cast<size_t>(r)] > 0)
@@ -275,8 +275,8 @@ class Evaluator {
     if (sender.send_to != to || receiver.recv_from != from) return;
     const double start = std::max(sender.post, receiver.post);
     const double end =
-        start + net_.latency_between(from, to) +
-        static_cast<double>(sender.send_bytes + net_.envelope) * net_.per_byte_between(from, to);
+        start + latency_between(from, to) +
+        static_cast<double>(sender.send_bytes + net_.envelope) * per_byte_between(from, to);
     if (sink_) sink_->message({from, to, sender.send_bytes, sender.steps_done, sender.post, start, end, end, end});
     sender.send_to = receiver.recv_from = kNone;
     sender.ready = std::max(sender.ready, end);
@@ -285,9 +285,16 @@ class Evaluator {
     if (at(peer).send_to == kNone && at(peer).recv_from == kNone) pending_.add(peer);
   }
 
+  // Between two ranks of one node: the node's loopback link.
+  bool same_node(int64_t a, int64_t b) const { return node_size_ > 1 && a / node_size_ == b / node_size_; }
+  double latency_between(int64_t a, int64_t b) const { return same_node(a, b) ? net_.intra_alpha : net_.alpha; }
+  double per_byte_between(int64_t a, int64_t b) const { return same_node(a, b) ? net_.intra_beta : net_.beta; }
+
   const plan::Header& h_;
   const BlockBytes& bytes_;
-  Network net_;
+  Machine net_;
+  bool eager_;         // o or g: SMPI's eager rules
+  int64_t node_size_;  // ranks a node
   std::vector<RankState> ranks_;
   std::vector<plan::StepSource> sources_;  // released as ranks finish
   std::vector<bool> held_;                 // [r·B + b]: rank r's acc holds block b
@@ -369,7 +376,7 @@ int64_t list_bytes(const BlockBytes& spans, const plan::BlockList& blocks) {
   return total;
 }
 
-Result evaluate(const plan::Plan& plan, const BlockBytes& block_bytes, const Network& net, bool per_rank,
+Result evaluate(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& net, bool per_rank,
                 EventSink* sink) {
   return Evaluator(plan, block_bytes, net, sink).run(per_rank);
 }

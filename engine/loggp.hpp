@@ -16,8 +16,8 @@
 //     posting, or before the send.
 // With L = α, G = β and envelope = 16 this is the SMPI time of the plan
 // executor, exactly (tests/test_engine.cpp checks it against smpirun).
-// With o or g (Network::eager) the rules are SMPI's for such a platform
-// instead: a send never waits for its receiver (see Network).
+// With o or g (Machine::has_overheads) the rules are SMPI's for such a
+// platform instead: a send never waits for its receiver (see below).
 //
 // Cost: O(total steps + listed runs + sweeps·p/4096): ranks are advanced
 // in sweeps in rank order, each as far as its peers allow, every message
@@ -40,36 +40,23 @@
 #include <utility>
 #include <vector>
 
+#include "machine.hpp"
 #include "plan.hpp"
 
 namespace collsim::engine {
 
-struct Network {
-  double latency = 5e-6;           // L (SMPI: α), seconds
-  double seconds_per_byte = 1e-9;  // G (SMPI: β)
-  double op_seconds_per_byte = 1e-9;  // γ
-  int64_t envelope = 16;           // bytes SMPI adds to every message
-  // LogGP overheads as SMPI charges them on a platform with o or g
-  // (platforms/platform.hpp): every message eager, its sender busy
-  // send_overhead + bytes·G before it leaves (then the step's receive is
-  // posted), the message arriving L later, the receive done at the later of
-  // its posting and the arrival plus recv_overhead. Zero both: rendezvous.
-  double send_overhead = 0;  // max(o, g)
-  double recv_overhead = 0;  // o
-  // Ranks placed block-wise, node_size to a node: a message between two
-  // ranks of one node takes intra_latency and intra_seconds_per_byte in
-  // place of L and G (SimGrid's loopback link of a multi-core host). No
-  // sharing: a node's link carries any number of its ranks' messages at
-  // full speed, which SimGrid does not (flat algorithms' times are low).
-  int64_t node_size = 1;
-  double intra_latency = 0, intra_seconds_per_byte = 0;
-  bool eager() const { return send_overhead > 0 || recv_overhead > 0; }
-  bool same_node(int64_t a, int64_t b) const { return node_size > 1 && a / node_size == b / node_size; }
-  double latency_between(int64_t a, int64_t b) const { return same_node(a, b) ? intra_latency : latency; }
-  double per_byte_between(int64_t a, int64_t b) const {
-    return same_node(a, b) ? intra_seconds_per_byte : seconds_per_byte;
-  }
-};
+// The engine reads the one machine description (platforms/machine.hpp):
+// L = alpha and G = beta between nodes, intra_alpha and intra_beta between
+// two ranks of one node (node_size() consecutive ranks a node: SimGrid's
+// loopback link of a multi-core host; no sharing yet: a node's link
+// carries any number of its ranks' messages at full speed, which SimGrid
+// does not, so flat algorithms' times on nodes are low), γ, the envelope,
+// and with o or g (has_overheads) SMPI's eager rules: every message eager,
+// its sender busy send_overhead() + bytes·G before it leaves (then the
+// step's receive is posted), the message arriving L later, the receive
+// done at the later of its posting and the arrival plus recv_overhead().
+// Without them: rendezvous. Topology, nodes and duplex are not read.
+using platforms::Machine;
 
 struct Result {
   double time = 0;                // the last rank's finish, seconds
@@ -157,7 +144,7 @@ class EventSink {
 // (unmatched halves, deadlock): the verifier names why. With a `sink`,
 // every message and ⊕ is told to it (null, the default, costs nothing
 // beyond a test per event).
-Result evaluate(const plan::Plan& plan, const BlockBytes& block_bytes, const Network& net, bool per_rank = false,
+Result evaluate(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& net, bool per_rank = false,
                 EventSink* sink = nullptr);
 
 }  // namespace collsim::engine

@@ -27,12 +27,22 @@ constexpr double kUnboundedBandwidth = 1e18;
 // Where a message's m·G (or m·β) is paid: on the links (α-β platforms, and
 // LogGP ones wired as a topology, so that routes that meet share bandwidth)
 // or by the sender before the message leaves (flat LogGP platforms).
-bool bytes_on_links(const Platform& pf) { return !has_overheads(pf) || pf.topology.kind != Topology::Kind::flat; }
+bool bytes_on_links(const Platform& pf) { return !pf.has_overheads() || pf.topology.kind != Topology::Kind::flat; }
 
 // Above an hour per message or byte, SimGrid's clock (double seconds, with
 // nanosecond-scale increments) loses the times; one hour is far beyond any
 // network, so larger values are refused instead of simulated wrongly.
 constexpr double kLongest = 3600;
+
+// A full-duplex flat cluster preset.
+Platform preset(const char* name, double alpha, double beta, double gamma, int64_t nodes, int64_t cores,
+                double intra_alpha, double intra_beta, double o, double g, const char* source) {
+  Platform pf;
+  pf.name = name, pf.source = source;
+  pf.alpha = alpha, pf.beta = beta, pf.gamma = gamma, pf.nodes = nodes, pf.cores_per_node = cores;
+  pf.intra_alpha = intra_alpha, pf.intra_beta = intra_beta, pf.o = o, pf.g = g;
+  return pf;
+}
 
 }  // namespace
 
@@ -40,41 +50,38 @@ const std::vector<Platform>& presets() {
   static const std::vector<Platform> list = {
       // The round numbers of the first issues' closed-form checks; latency that any number of a
       // rank's messages overlap (not the default since issue 17: it flatters flat algorithms).
-      {"alphabeta", 5e-6, 1e-9, 1e-9, true, 1024, 1, 0, 0, 0, 0,
-       "textbook α = 5 µs, β = 1 ns/B (1 GB/s), γ = 1 ns/B; a flat full-duplex cluster", Topology{}, false},
+      preset("alphabeta", 5e-6, 1e-9, 1e-9, 1024, 1, 0, 0, 0, 0,
+       "textbook α = 5 µs, β = 1 ns/B (1 GB/s), γ = 1 ns/B; a flat full-duplex cluster"),
       // Seeds 000 and 003: 36 dual-socket nodes, 2 × Intel Xeon Gold 6130F (16 cores each), dual Intel
       // Omni-Path. The seeds print "100 GigaBytes/s" per rail; Omni-Path is a 100 Gbit/s fabric, so we
       // read it as 100 Gbit/s = 12.5 GB/s and model one rail per message (β = 0.08 ns/B). α = 1 µs is
       // Intel's published MPI ping-pong latency class for Omni-Path (not measured by the seeds).
       // Intra-node: shared-memory transport, α = 0.3 µs, β = 0.1 ns/B (10 GB/s single-copy),
       // typical OSU latency/bandwidth on Skylake-SP nodes (assumed, not from the seeds).
-      {"omnipath36x32", 1e-6, 0.08e-9, 0.1e-9, true, 36, 32, 0.3e-6, 0.1e-9, 0, 0,
-       "36 x 32 Omni-Path cluster of seeds 000/003 (alpha, beta: published Omni-Path class figures)", Topology{},
-       false},
+      preset("omnipath36x32", 1e-6, 0.08e-9, 0.1e-9, 36, 32, 0.3e-6, 0.1e-9, 0, 0,
+       "36 x 32 Omni-Path cluster of seeds 000/003 (alpha, beta: published Omni-Path class figures)"),
       // Seed 003: the VEGA system, 200 of its 768 nodes, each 2 × AMD EPYC 7H12 "Rome" (64 cores, 2.6 GHz).
       // The seed does not name the interconnect; VEGA's CPU partition uses InfiniBand HDR100 (100 Gbit/s)
       // per node (IZUM's system description): β = 0.08 ns/B, α = 1.5 µs (HDR-class MPI latency plus
       // a larger fat tree). Intra-node: α = 0.4 µs, β = 0.15 ns/B (cross-socket shared memory on
       // Rome is slower than on Skylake; assumed).
-      {"rome200x128", 1.5e-6, 0.08e-9, 0.1e-9, true, 200, 128, 0.4e-6, 0.15e-9, 0, 0,
-       "200 x 128 AMD Rome cluster (VEGA) of seed 003 (alpha, beta: HDR100-class figures, assumed)", Topology{}, false},
+      preset("rome200x128", 1.5e-6, 0.08e-9, 0.1e-9, 200, 128, 0.4e-6, 0.15e-9, 0, 0,
+       "200 x 128 AMD Rome cluster (VEGA) of seed 003 (alpha, beta: HDR100-class figures, assumed)"),
       // The papers' one-ported model (seeds 000-004: a processor sends one message at a time, each
       // costing α + mβ): alphabeta's numbers with the whole α + mβ as the sender's busy time (LogGP
       // g = α, G = β on the sender, L = 0, o = 0), so a rank's sends serialize, and a broadcast to p
       // ranks needs ⌈log2 p⌉α. What SimGrid cannot say: receives do not serialize (a receiver busy α
       // too would add a second α to every message).
-      {"oneported", 0, 1e-9, 1e-9, true, 1024, 1, 0, 0, 0, 5e-6,
-       "one-ported alpha-beta: each send keeps its rank busy alpha + m*beta (5 us, 1 ns/B), L = 0; receives overlap",
-       Topology{}, false},
+      preset("oneported", 0, 1e-9, 1e-9, 1024, 1, 0, 0, 0, 5e-6,
+       "one-ported alpha-beta: each send keeps its rank busy alpha + m*beta (5 us, 1 ns/B), L = 0; receives overlap"),
       // The default platform. LogGP: L, o, g are LogGOPSim's defaults (Hoefler, Schneider, Lumsdaine, HPDC 2010; its
       // simulator.ggo: L = 2.5 µs, o = 1.5 µs, g = 1 µs), G = 0.1 ns/B is 10 GB/s, the large-message
       // osu_bw plateau of a public OSU run of Open MPI and of MPICH over UCX on 100 Gbit/s InfiniBand
       // (about 10.3 GB/s; gist.github.com/jfgrimm/3af692a5475bdd4ed836b5a18197a209). Not one current
       // system's fitted set (issue 17 asks for one; not found in a source we could check). o >= g,
       // so SMPI charges it exactly (platform.hpp). γ = 0.1 ns/B as on the cluster presets.
-      {"loggp", 2.5e-6, 0.1e-9, 0.1e-9, true, 1024, 1, 0, 0, 1.5e-6, 1e-6,
-       "LogGP: L = 2.5 us, o = 1.5 us, g = 1 us (LogGOPSim's defaults), G = 0.1 ns/B (EDR-class osu_bw)", Topology{},
-       false},
+      preset("loggp", 2.5e-6, 0.1e-9, 0.1e-9, 1024, 1, 0, 0, 1.5e-6, 1e-6,
+       "LogGP: L = 2.5 us, o = 1.5 us, g = 1 us (LogGOPSim's defaults), G = 0.1 ns/B (EDR-class osu_bw)"),
   };
   return list;
 }
@@ -93,7 +100,7 @@ const Platform* find_preset(const std::string& name) {
 
 std::string summary(const Platform& pf) {
   char numbers[200];
-  if (has_overheads(pf))
+  if (pf.has_overheads())
     std::snprintf(numbers, sizeof numbers, "L = %g us, o = %g us, g = %g us, G = %g ns/B, gamma = %g ns/B",
                   pf.alpha * 1e6, pf.o * 1e6, pf.g * 1e6, pf.beta * 1e9, pf.gamma * 1e9);
   else
@@ -138,7 +145,7 @@ std::vector<std::string> changes(const Platform& pf, int64_t p) {
   }
   const bool cluster = base.cores_per_node > 1;
   const int64_t default_nodes = cluster ? base.nodes : (p + pf.cores_per_node - 1) / pf.cores_per_node;
-  const bool loggp = has_overheads(pf);
+  const bool loggp = pf.has_overheads();
   std::vector<std::string> out;
   auto differs = [&](bool changed, const std::string& what) {
     if (changed) out.push_back(what);
@@ -194,9 +201,9 @@ void validate(const Platform& pf) {
 }
 
 std::vector<std::string> overhead_flags(const Platform& pf) {
-  if (!has_overheads(pf)) return {};
-  const std::string send = "0:" + num(std::max(pf.o, pf.g)) + ":" + num(bytes_on_links(pf) ? 0 : pf.beta),
-                    recv = "0:" + num(pf.o) + ":0";
+  if (!pf.has_overheads()) return {};
+  const std::string send = "0:" + num(pf.send_overhead()) + ":" + num(bytes_on_links(pf) ? 0 : pf.beta),
+                    recv = "0:" + num(pf.recv_overhead()) + ":0";
   std::vector<std::string> flags = {"--cfg=smpi/os:" + send, "--cfg=smpi/ois:" + send, "--cfg=smpi/or:" + recv};
   // Flat: every size eager and flowing at once (INT_MAX: the largest MPI count of bytes).
   if (!bytes_on_links(pf))

@@ -45,25 +45,15 @@
 #include <string>
 #include <vector>
 
+#include "machine.hpp"
 #include "topology.hpp"
 
 namespace collsim::platforms {
 
-struct Platform {
-  std::string name;          // "alphabeta", a preset name, or a file path
-  double alpha = 5e-6;       // seconds per message between nodes
-  double beta = 1e-9;        // seconds per byte between nodes
-  double gamma = 1e-9;       // seconds per byte of ⊕
-  bool full_duplex = true;   // SPLITDUPLEX (true) or SHARED (false) links
-  int64_t nodes = 1;         // cluster size
-  int64_t cores_per_node = 1;
-  double intra_alpha = 0;    // seconds per message within a node
-  double intra_beta = 0;     // seconds per byte within a node
-  double o = 0;              // LogGP overhead: seconds of a rank's CPU per send and per receive
-  double g = 0;              // LogGP gap: seconds between a rank's consecutive sends
-  std::string source;        // where the numbers come from (a comment)
-  Topology topology;         // how the nodes are wired (topology.hpp)
-  bool round_robin = false;  // rank r on node r mod nodes, not r / cores_per_node
+// A machine with a name: a preset's, or the platform file it was read from.
+struct Platform : Machine {
+  std::string name;    // "alphabeta", a preset name, or a file path
+  std::string source;  // where the numbers come from (a comment)
 };
 
 // The largest cluster validate() accepts, and the most cores per node.
@@ -98,21 +88,6 @@ std::string describe(const Platform& pf, int64_t p);
 // Throws std::invalid_argument naming the first bad field (α, β ≥ 0 finite,
 // γ > 0, nodes ≥ 1, cores ≥ 1, ...).
 void validate(const Platform& pf);
-
-// Does `pf` charge LogGP overheads (o or g > 0)?
-inline bool has_overheads(const Platform& pf) { return pf.o > 0 || pf.g > 0; }
-
-// The fixed cost of one message between idle ranks, max(o, g) + L + o (α
-// where there are no overheads): the α the block policy's α-β models take.
-inline double per_message(const Platform& pf) {
-  return pf.alpha + (has_overheads(pf) ? (pf.o > pf.g ? pf.o : pf.g) + pf.o : 0);
-}
-
-// The ranks that share a node as consecutive ranks, node_size to a node:
-// what the node-aware algorithms group by. Block placement: the cores of a
-// node; round-robin puts neighbours on different nodes, so 1 (every rank
-// its own node: the node-aware algorithms run flat).
-inline int64_t node_size(const Platform& pf) { return pf.round_robin ? 1 : pf.cores_per_node; }
 
 // The smpirun --cfg flags that put `pf`'s o and g on SMPI (see above);
 // none for an α-β platform.

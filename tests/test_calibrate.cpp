@@ -33,11 +33,11 @@ Calibration made_from(double L, double o, double g, double G) {
 
 TEST(Calibrate, FitRecoversTheParameters) {
   const LogGPFit f = fit_loggp(made_from(2.5e-6, 1.5e-6, 1e-6, 0.1e-9));
-  EXPECT_NEAR(f.L, 2.5e-6, 1e-15);
-  EXPECT_NEAR(f.o, 1.5e-6, 1e-15);
-  EXPECT_NEAR(f.g, 1e-6, 1e-15);
-  EXPECT_NEAR(f.G, 0.1e-9, 1e-18);
-  EXPECT_NEAR(f.gamma, 0.25e-9, 1e-18);
+  EXPECT_NEAR(f.machine.alpha, 2.5e-6, 1e-15);
+  EXPECT_NEAR(f.machine.o, 1.5e-6, 1e-15);
+  EXPECT_NEAR(f.machine.g, 1e-6, 1e-15);
+  EXPECT_NEAR(f.machine.beta, 0.1e-9, 1e-18);
+  EXPECT_NEAR(f.machine.gamma, 0.25e-9, 1e-18);
   EXPECT_FALSE(f.latency_clamped);
   EXPECT_LT(f.worst(), 1e-9);
 }
@@ -49,7 +49,7 @@ TEST(Calibrate, NegativeLatencyIsReported) {
   c.isend = c.recv = 3e-7;
   const LogGPFit f = fit_loggp(c);
   EXPECT_TRUE(f.latency_clamped);
-  EXPECT_EQ(f.L, 0);
+  EXPECT_EQ(f.machine.alpha, 0);
   EXPECT_GT(f.worst(), 0.1);  // the line no longer fits the small messages
 }
 

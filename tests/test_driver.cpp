@@ -17,6 +17,7 @@
 #include "plan_builders.hpp"
 #include "protocol.hpp"
 #include "run_cli.hpp"
+#include "machines.hpp"
 
 namespace collsim::sim {
 namespace {
@@ -37,7 +38,8 @@ TEST(Protocol, ArgumentsRoundTrip) {
   a.sizes = {0, 4096, 2147483640};
   a.roots = {0, 3};
   a.blocks = 7;
-  a.net = {1.5e-6, 1.0 / 3e9, 7e-11, false};
+  a.net = Net(test::alpha_beta(1.5e-6, 1.0 / 3e9, 7e-11));
+  a.net.full_duplex = false, a.net.o = 2e-7, a.net.g = 3e-7, a.net.cores_per_node = 5, a.net.round_robin = true;
   a.reps = 2;
   a.warmup = 0;
   a.op = Operator::matmul;
@@ -54,6 +56,10 @@ TEST(Protocol, ArgumentsRoundTrip) {
   EXPECT_EQ(b.net.beta, a.net.beta);
   EXPECT_EQ(b.net.gamma, a.net.gamma);
   EXPECT_EQ(b.net.full_duplex, a.net.full_duplex);
+  EXPECT_EQ(b.net.o, a.net.o);
+  EXPECT_EQ(b.net.g, a.net.g);
+  EXPECT_EQ(b.net.cores_per_node, a.net.cores_per_node);
+  EXPECT_EQ(b.net.round_robin, a.net.round_robin);
   EXPECT_EQ(b.reps, a.reps);
   EXPECT_EQ(b.warmup, a.warmup);
   EXPECT_EQ(b.op, a.op);
@@ -97,7 +103,8 @@ TEST(Protocol, RowsRoundTripThroughTheOneHeader) {
 // 1 us, 0.08 ns/B between nodes, 0.3 us, 0.1 ns/B within, 16-byte
 // envelope, 1000 bytes (wire: 1016).
 TEST(Models, CirculantRoundsShareTheNodesLink) {
-  Net net{1e-6, 0.08e-9, 0, true, 16, 1, 32, 0.3e-6, 0.1e-9};
+  Net net(test::alpha_beta(1e-6, 0.08e-9, 0));
+  net.cores_per_node = 32, net.intra_alpha = 0.3e-6, net.intra_beta = 0.1e-9;
   const double wire = 1016;
   // skip 64: every rank's partner is on another node, 32 flows share the link.
   EXPECT_DOUBLE_EQ(net.shift_round(1152, 64, 1000), 1e-6 + 32 * wire * 0.08e-9);

@@ -19,6 +19,7 @@
 #include "plan_builders.hpp"
 #include "protocol.hpp"
 #include "run_cli.hpp"
+#include "machines.hpp"
 
 namespace collsim::sim {
 namespace {
@@ -59,7 +60,7 @@ TEST(Engine, NodeAwarePlansTakeSmpisTimeOnNodes) {
 }
 
 TEST(Engine, EveryBuiltPlanTakesSmpisTime) {
-  const engine::Network alphabeta{5e-6, 1e-9, 1e-9, 16};
+  const engine::Machine alphabeta = test::alpha_beta(5e-6, 1e-9, 1e-9);
   size_t checked = 0;
   for (Collective c : kCollectives) {
     for (const std::string& name : plan::plan_algorithms(c)) {
@@ -88,7 +89,7 @@ TEST(Engine, EveryBuiltPlanTakesSmpisTime) {
 // those of O(log p) rounds (all but the O(p)-round linear pipeline,
 // scatter-allgather and ring), 64 KiB, 5 blocks where pipelined.
 TEST(Engine, PlansTakeSmpisTimeAtScale) {
-  const engine::Network alphabeta{5e-6, 1e-9, 1e-9, 16};
+  const engine::Machine alphabeta = test::alpha_beta(5e-6, 1e-9, 1e-9);
   const std::vector<std::string> linear_rounds = {"linear-pipeline", "scatter-allgather", "ring"};
   const int64_t bytes = 64 * 1024;
   size_t checked = 0;
@@ -118,7 +119,7 @@ TEST(Engine, PlansTakeSmpisTimeAtScale) {
 // ends, by the executor in SMPI and by the engine alike. The engine sends
 // fewer messages than with the flag cleared, and never takes longer.
 TEST(Engine, EmptyMessagesAreLeftOutAlike) {
-  const engine::Network alphabeta{5e-6, 1e-9, 1e-9, 16};
+  const engine::Machine alphabeta = test::alpha_beta(5e-6, 1e-9, 1e-9);
   const int64_t p = 64, bytes = 96, blocks = 3;
   for (Collective c : {Collective::allgatherv, Collective::reduce_scatter, Collective::allreduce}) {
     plan::Plan pl = plan::build_plan(c, "circulant", p, 0, blocks);
@@ -145,7 +146,7 @@ TEST(Engine, EmptyMessagesAreLeftOutAlike) {
 // out: the circulant all-to-all plans, which skip empty messages (their
 // models count every message: 14 % high at p = 64, 2 bytes).
 TEST(Engine, ExactModelsFollowTheCutWithFewerElementsThanBlocks) {
-  Net net{5e-6, 1e-9, 1e-9};
+  Net net(test::alpha_beta(5e-6, 1e-9, 1e-9));
   size_t checked = 0;
   for (Collective c : kCollectives)
     for (const std::string& name : plan::plan_algorithms(c)) {
@@ -159,8 +160,7 @@ TEST(Engine, ExactModelsFollowTheCutWithFewerElementsThanBlocks) {
           const int64_t blocks = pa.cut == plan::Cut::pipelined ? 3 : plan::cut_blocks(pa.cut, p);
           const plan::Plan pl = plan::build_plan(c, name, p, 0, blocks);
           if (pl.header.skip_empty) continue;
-          const engine::Network alphabeta{net.alpha, net.beta, net.gamma, net.envelope};
-          const double ours = engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element), alphabeta).time;
+          const double ours = engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element), net).time;
           EXPECT_NEAR(a->model(net, p, bytes, blocks), ours, 0.01 * ours)
               << collective_name(c) << " " << name << " p=" << p << " m=" << bytes;
           ++checked;
@@ -170,8 +170,7 @@ TEST(Engine, ExactModelsFollowTheCutWithFewerElementsThanBlocks) {
   net.element = 8;
   const int64_t p = int64_t{1} << 20, bytes = int64_t{1} << 20;
   const plan::Plan hd = plan::build_plan(Collective::allreduce, "halving-doubling", p, 0, p);
-  const engine::Network alphabeta{net.alpha, net.beta, net.gamma, net.envelope};
-  const double hd_time = engine::evaluate(hd, engine::even_blocks(hd.header, bytes, net.element), alphabeta).time;
+  const double hd_time = engine::evaluate(hd, engine::even_blocks(hd.header, bytes, net.element), net).time;
   EXPECT_NEAR(find_algorithm(Collective::allreduce, "halving-doubling").model(net, p, bytes, p), hd_time,
               1e-6 * hd_time);
 }

@@ -22,6 +22,7 @@
 #include "run_cli.hpp"
 #include "sim_request.hpp"
 #include "values.hpp"
+#include "machines.hpp"
 
 namespace collsim::sim {
 namespace {
@@ -208,7 +209,7 @@ double doubling_closed_form(const std::string& algo, int64_t p, int64_t m, const
 // On full-duplex links simulation, the catalog's models (the plans'
 // critical paths) and the closed forms agree within 1 %.
 TEST(SimScans, DoublingTimesMatchTheModelWithinOnePercent) {
-  const Net net{5e-6, 1e-9, 1e-9};
+  const Net net(test::alpha_beta(5e-6, 1e-9, 1e-9));
   const std::pair<Collective, const char*> cases[] = {{Collective::scan, "hillis-steele"},
                                                       {Collective::exscan, "1-doubling"},
                                                       {Collective::exscan, "123-doubling"},
@@ -411,7 +412,7 @@ TEST(SimClosedForms, AlgorithmsCheckedOnlyAgainstTheirModels) {
     // the simulation's model_us) against the same hand-derived form.
     const Algorithm& algo = find_algorithm(k.c, k.algo);
     ASSERT_NE(algo.model, nullptr) << k.algo;
-    Net net{a, b, g};
+    Net net(test::alpha_beta(a, b, g));
     net.element = element_bytes(k.c, k.op);
     const double model = algo.model(net, k.p, m, k.n) * 1e6;
     EXPECT_NEAR(model, expect, 1e-4 * expect) << collective_name(k.c) << " " << k.algo << " p=" << k.p << ": model";
@@ -438,7 +439,7 @@ TEST(SimScans, TwoTreeModelsBoundTheSimulation) {
         req.blocks = n;
         const Row r = simulate(req).at(0);
         ASSERT_TRUE(r.correct);
-        Net net{req.platform.alpha, req.platform.beta, req.platform.gamma};
+        Net net(test::alpha_beta(req.platform.alpha, req.platform.beta, req.platform.gamma));
         net.element = element_bytes(c, req.op);
         const double model = algo.model(net, p, r.bytes, n) * 1e6;
         EXPECT_GT(r.time_us, 0.55 * model) << collective_name(c) << " p=" << p << " n=" << n;
@@ -552,7 +553,7 @@ TEST(SimBcast, AcceptanceCases) {
 // edge root → 0; p = 3: both trees have lag 2.
 TEST(SimBcast, TwoTreeStepCountsAreExact) {
   const Algorithm& tt = find_algorithm(Collective::bcast, "two-tree");
-  const Net net{5e-6, 1e-9, 0};
+  const Net net(test::alpha_beta(5e-6, 1e-9, 0));
   for (const auto& [p, lambda] : {std::pair<int64_t, int64_t>{2, 0}, {3, 2}, {6, 3}, {30, 7}}) {
     for (int64_t n : {2, 3}) {
       SimRequest req = alphabeta_request(p);
@@ -570,7 +571,7 @@ TEST(SimBcast, TwoTreeStepCountsAreExact) {
 
 TEST(SimBcast, BlockPolicyMinimisesTheModel) {
   const Algorithm& c = find_algorithm(Collective::bcast, "circulant");
-  const Net net{5e-6, 1e-9, 1e-9};
+  const Net net(test::alpha_beta(5e-6, 1e-9, 1e-9));
   const int64_t m = 4 << 20, n = choose_blocks(c, net, 64, m);
   // sqrt((q-1) beta m / alpha) = sqrt(5 * 4194304e-9 / 5e-6) = 64.8
   EXPECT_GE(n, 60);
@@ -587,7 +588,7 @@ TEST(SimBcast, BlockPolicyMinimisesTheModel) {
 // = 130); a ramp, whose widest half holds 3/4 of m, somewhere between.
 TEST(SimBlockPolicy, ReadsTheSegmentCounts) {
   const Algorithm& ag = find_algorithm(Collective::allgatherv, "circulant");
-  const Net net{5e-6, 1e-9, 1e-9};
+  const Net net(test::alpha_beta(5e-6, 1e-9, 1e-9));
   const int64_t p = 64, m = 16 << 20;
   std::vector<int64_t> even(p, m / p), single(p, 0), ramp(p);
   single[5] = m;

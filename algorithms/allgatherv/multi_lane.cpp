@@ -27,7 +27,7 @@ namespace collsim::sim {
 double model_allgatherv_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
 
 double model_allgatherv_multi_lane(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
-  const int64_t lanes = net.node_ranks(p), nodes = net.nodes(p), per_rank = bytes / p;
+  const int64_t lanes = net.node_ranks(p), nodes = net.node_count(p), per_rank = bytes / p;
   Net lane = net.between_nodes();
   lane.beta = net.beta * static_cast<double>(lanes);
   return model_allgatherv_circulant(lane, nodes, nodes * per_rank, blocks) +

@@ -32,14 +32,14 @@ double model_allreduce_two_tree(const Net& net, int64_t p, int64_t bytes, int64_
 double model_allreduce_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
 
 double model_allreduce_multi_lane(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
-  const int64_t lanes = net.node_size, segment = (bytes / net.element + lanes - 1) / lanes * net.element;
+  const int64_t lanes = net.node_size(), segment = (bytes / net.element + lanes - 1) / lanes * net.element;
   const Net intra = net.intra();
   if (p < lanes)  // one short node: allreduce within it, then a broadcast per segment
     return model_allreduce_two_tree(intra, p, bytes, lanes) +
            static_cast<double>(lanes) * model_bcast_circulant(intra, p, segment, 1);
   Net lane = net.between_nodes();
   lane.beta = net.beta * static_cast<double>(lanes);
-  const int64_t nodes = net.nodes(p);
+  const int64_t nodes = net.node_count(p);
   return model_reduce_scatter_circulant(intra, lanes, bytes, 1) + model_allreduce_circulant(lane, nodes, segment, blocks) +
          model_allgatherv_circulant(intra, lanes, bytes, 1);
 }

@@ -23,7 +23,7 @@ double model_reduce_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t b
 double model_allreduce_two_tree(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
 
 double model_allreduce_node_aware(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
-  const int64_t node = net.node_ranks(p), nodes = net.nodes(p);
+  const int64_t node = net.node_ranks(p), nodes = net.node_count(p);
   const Net intra = net.intra();
   return model_reduce_two_tree(intra, node, bytes, blocks) + model_allreduce_two_tree(net.between_nodes(), nodes, bytes, blocks) +
          model_bcast_circulant(intra, node, bytes, blocks);

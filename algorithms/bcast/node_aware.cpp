@@ -20,7 +20,7 @@ namespace collsim::sim {
 double model_bcast_circulant(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
 
 double model_bcast_node_aware(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
-  const int64_t node = net.node_ranks(p), nodes = net.nodes(p);
+  const int64_t node = net.node_ranks(p), nodes = net.node_count(p);
   return model_bcast_circulant(net.between_nodes(), nodes, bytes, blocks) + model_bcast_circulant(net.intra(), node, bytes, blocks);
 }
 

@@ -92,13 +92,13 @@ void ring_allgather(const Red& red, char* acc) {
 }
 #endif  // COLLSIM_RANK
 
-double oneway(const Net& net, double b) { return net.alpha + (b + static_cast<double>(net.envelope)) * net.beta; }
+double oneway(const Net& net, double b) { return net.per_message() + (b + static_cast<double>(net.envelope)) * net.beta; }
 
 double exchange(const Net& net, double b) { return pair(net, b, b); }
 
 double pair(const Net& net, double out, double in) {
   const double env = static_cast<double>(net.envelope);
-  return net.alpha + (net.full_duplex ? std::max(out, in) + env : out + in + 2 * env) * net.beta;
+  return net.per_message() + (net.full_duplex ? std::max(out, in) + env : out + in + 2 * env) * net.beta;
 }
 
 double SegmentBytes::of(int64_t lo, int64_t hi) const {

@@ -25,8 +25,8 @@ namespace collsim::sim {
 double model_reduce_binary_tree_pipeline(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   if (p < 2 || bytes == 0) return 0;
   const plan::Plan pl = plan::build_plan(Collective::reduce, "binary-tree-pipeline", p, 0, blocks);
-  const engine::Network rules{net.alpha, net.beta, net.gamma, net.envelope};
-  return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element), rules).time;
+  return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element), net.alpha_beta().between_nodes())
+      .time;
 }
 
 }  // namespace collsim::sim

@@ -34,7 +34,7 @@ double model_reduce_circulant(const Net& net, int64_t p, int64_t bytes, int64_t 
   const int q = ceil_log2(p);
   if (q == 0 || bytes == 0) return 0;
   const int64_t b = (bytes + blocks - 1) / blocks;
-  if (net.node_size > 1) return circulant_rounds_on_nodes(net, p, blocks, b, true);
+  if (net.node_size() > 1) return circulant_rounds_on_nodes(net, p, blocks, b, true);
   return static_cast<double>(blocks - 1 + q) * (net.message(b) + net.gamma * static_cast<double>(b));
 }
 

@@ -22,7 +22,7 @@ namespace collsim::sim {
 double model_reduce_binary_tree_pipeline(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
 
 double model_reduce_node_aware(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
-  const int64_t node = net.node_ranks(p), nodes = net.nodes(p);
+  const int64_t node = net.node_ranks(p), nodes = net.node_count(p);
   return model_reduce_binary_tree_pipeline(net.intra(), node, bytes, blocks) +
          model_reduce_binary_tree_pipeline(net.between_nodes(), nodes, bytes, blocks);
 }

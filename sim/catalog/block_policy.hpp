@@ -26,10 +26,6 @@
 
 namespace collsim::sim {
 
-// The network the policy assumes where no platform describes one: the PMPI
-// library on a real machine, and collsim-mpi run without --alpha/--beta/--gamma.
-inline constexpr Net kDefaultPolicyNet{5e-6, 1e-9, 1e-9};
-
 // What a case's block count depends on besides the algorithm and the
 // network.
 struct BlockCase {
@@ -51,9 +47,10 @@ struct BlockCase {
 //     into itself (ring and scatter-allgather p, halving-doubling and
 //     binary-blocks 2^floor(log2 p)) are part of the algorithm, not a
 //     parameter; plan_cut_blocks gives them.
-// `net` is the network that times the case, with a message's whole fixed
-// cost in alpha (platform_net: the per-message overheads of a LogGP
-// platform included) and net.element the bytes of one element
+// `net` is the machine that times the case (its models charge a message's
+// fixed cost, per_message: the overheads of a LogGP platform included;
+// Net{}, alphabeta's numbers, where no platform describes it: the PMPI
+// library on a real machine) and net.element the bytes of one element
 // (element_bytes(collective, op)): blocks hold whole elements.
 int64_t resolve_blocks(const Algorithm& algo, const Net& net, const BlockCase& c);
 

@@ -104,7 +104,10 @@ std::vector<std::string> to_argv(const HarnessArgs& a) {
           "--beta",       exact(a.net.beta),
           "--gamma",      exact(a.net.gamma),
           "--duplex",     a.net.full_duplex ? "full" : "half",
-          "--node-size",  std::to_string(a.net.node_size),
+          "--o",          exact(a.net.o),
+          "--g",          exact(a.net.g),
+          "--cores-per-node", std::to_string(a.net.cores_per_node),
+          "--placement",  a.net.round_robin ? "round-robin" : "block",
           "--intra-alpha", exact(a.net.intra_alpha),
           "--intra-beta", exact(a.net.intra_beta),
           "--reps",       std::to_string(a.reps),
@@ -138,7 +141,10 @@ HarnessArgs from_argv(int argc, const char* const* argv, int first) {
     else if (key == "--beta") a.net.beta = to_double(val);
     else if (key == "--gamma") a.net.gamma = to_double(val);
     else if (key == "--duplex" && (val == "full" || val == "half")) a.net.full_duplex = val == "full";
-    else if (key == "--node-size") a.net.node_size = to_int(val);
+    else if (key == "--o") a.net.o = to_double(val);
+    else if (key == "--g") a.net.g = to_double(val);
+    else if (key == "--cores-per-node") a.net.cores_per_node = to_int(val);
+    else if (key == "--placement" && (val == "block" || val == "round-robin")) a.net.round_robin = val == "round-robin";
     else if (key == "--intra-alpha") a.net.intra_alpha = to_double(val);
     else if (key == "--intra-beta") a.net.intra_beta = to_double(val);
     else if (key == "--reps") a.reps = static_cast<int>(to_int(val));
@@ -153,7 +159,7 @@ HarnessArgs from_argv(int argc, const char* const* argv, int first) {
   if (a.sizes.empty()) throw std::invalid_argument("--sizes is required");
   if (a.roots.empty()) a.roots.push_back(0);
   if (a.blocks < 0 || a.reps < 1 || a.warmup < 0) throw std::invalid_argument("bad --blocks/--reps/--warmup");
-  if (a.net.node_size < 1) throw std::invalid_argument("bad --node-size");
+  if (a.net.cores_per_node < 1) throw std::invalid_argument("bad --cores-per-node");
   return a;
 }
 

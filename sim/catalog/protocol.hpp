@@ -24,7 +24,7 @@ struct HarnessArgs {
   std::vector<int64_t> sizes;      // bytes
   std::vector<int64_t> roots{0};
   int64_t blocks = 0;  // 0: the block policy
-  Net net = kDefaultPolicyNet;
+  Net net;  // alphabeta's numbers (Machine's defaults)
   // Timed repetitions and warm-ups. The driver always sends its own (one
   // and none: SMPI's times are deterministic); these defaults are for
   // collsim-mpi on a real machine, where times vary.

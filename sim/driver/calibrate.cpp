@@ -54,7 +54,7 @@ Calibration parse_calibration(const std::string& csv) {
   return c;
 }
 
-LogGPFit fit_loggp(const Calibration& c) {
+LogGPFit fit_loggp(const Calibration& c, const platforms::Machine& base) {
   const size_t n = c.pingpong.size();
   if (n < 2) throw std::invalid_argument("a fit needs two ping-pong sizes or more");
   // Relative least squares (weights 1/t²): 1 byte and 1 MiB count alike.
@@ -67,16 +67,19 @@ LogGPFit fit_loggp(const Calibration& c) {
   const double det = sw * sxx - sx * sx;
   if (n < 2 || !(det > 0)) throw std::invalid_argument("the ping-pong sizes must differ");
   LogGPFit f;
-  f.G = (sw * sxy - sx * sy) / det;
-  f.intercept = (sy - f.G * sx) / sw;
-  f.o = (c.isend + c.recv) / 2;
-  f.g = c.rate;
-  f.L = f.intercept - std::max(f.o, f.g) - f.o;
-  f.latency_clamped = f.L < 0;
-  if (f.latency_clamped) f.L = 0;
-  f.gamma = c.reduce / static_cast<double>(c.reduce_bytes);
+  platforms::Machine& m = f.machine;
+  m = base;
+  m.beta = (sw * sxy - sx * sy) / det;
+  f.intercept = (sy - m.beta * sx) / sw;
+  m.o = (c.isend + c.recv) / 2;
+  m.g = c.rate;
+  m.alpha = 0;
+  m.alpha = f.intercept - m.per_message();  // the intercept less the overheads
+  f.latency_clamped = m.alpha < 0;
+  if (f.latency_clamped) m.alpha = 0;
+  m.gamma = c.reduce / static_cast<double>(c.reduce_bytes);
   for (const auto& [bytes, s] : c.pingpong) {
-    const double fitted = std::max(f.o, f.g) + static_cast<double>(bytes) * f.G + f.L + f.o;
+    const double fitted = m.per_message() + static_cast<double>(bytes) * m.beta;
     f.residuals.push_back((s - fitted) / s);
   }
   return f;

@@ -11,12 +11,15 @@
 //       with no bytes, less the overheads; where the overheads exceed it
 //       (shared memory: the copy is the latency), L = 0 and the fit says so
 //   γ   MPI_Reduce_local's time per byte (MPI_LONG, BXOR)
-// Residuals: each half round trip against max(o, g) + m·G + L + o.
+// Residuals: each half round trip against max(o, g) + m·G + L + o
+// (Machine::per_message, the one place that rule is written).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "machine.hpp"
 
 namespace collsim::sim {
 
@@ -28,7 +31,7 @@ struct Calibration {
 };
 
 struct LogGPFit {
-  double L = 0, o = 0, g = 0, G = 0, gamma = 0;
+  platforms::Machine machine;     // the fitted L (alpha), o, g, G (beta), gamma on `base`
   double intercept = 0;           // the half round trip line's, s
   bool latency_clamped = false;   // intercept < max(o, g) + o: L set to 0
   std::vector<double> residuals;  // per ping-pong size: (measured − fitted) / measured
@@ -39,7 +42,8 @@ struct LogGPFit {
 // std::invalid_argument naming the first bad line or what is missing.
 Calibration parse_calibration(const std::string& csv);
 
-// Throws std::invalid_argument with fewer than two ping-pong sizes.
-LogGPFit fit_loggp(const Calibration& c);
+// The fit on `base` (its nodes, duplex and the rest kept). Throws
+// std::invalid_argument with fewer than two ping-pong sizes.
+LogGPFit fit_loggp(const Calibration& c, const platforms::Machine& base = {});
 
 }  // namespace collsim::sim

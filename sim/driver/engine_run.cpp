@@ -26,54 +26,38 @@ double peak_mib() {
   return static_cast<double>(use.ru_maxrss) / 1024;
 }
 
-// The engine's network: the platform's, with --L and --G in place of α, β.
-Net engine_net(const SimRequest& req, const EngineRules& rules) {
-  Net net = platform_net(req.platform);
-  net.alpha = rules.L.value_or(req.platform.alpha), net.beta = rules.G.value_or(req.platform.beta);
+// The machine the engine runs: the platform's, with --L and --G in place of
+// L (α) and G (β). Without them it is the harness's exactly, so both
+// engines' rows carry the same blocks (the block policy reads it too).
+Net engine_net(const SimRequest& req, const EngineRules& rules, int64_t element) {
+  Net net(req.platform, element);
+  net.alpha = rules.L.value_or(net.alpha), net.beta = rules.G.value_or(net.beta);
   return net;
-}
-
-// The block policy's network (resolve_blocks): the harness's, platform_net,
-// whose α holds a message's whole fixed cost, with --L and --G in place of
-// α and β. Without them it is the harness's exactly, so both engines' rows
-// carry the same blocks.
-Net policy_net(const SimRequest& req, const EngineRules& rules, int64_t element) {
-  Net net = platform_net(req.platform);
-  if (rules.L) net.alpha += *rules.L - req.platform.alpha;
-  if (rules.G) net.beta = *rules.G;
-  net.element = element;
-  return net;
-}
-
-// The loggopsim rules' parameters (L = net.alpha, G = net.beta).
-engine::LogGOPS loggops(const Net& net, const platforms::Platform& pf) {
-  engine::LogGOPS par;
-  par.L = engine::picoseconds(net.alpha);
-  par.o = engine::picoseconds(pf.o);
-  par.g = engine::picoseconds(pf.g);
-  par.G = engine::picoseconds(net.beta);
-  par.gamma = engine::picoseconds(net.gamma);
-  return par;
-}
-
-// SMPI's rules on `pf`: rendezvous on an α-β platform, eager with o and g
-// (platforms/platform.hpp).
-engine::Network smpi_network(const Net& net, const platforms::Platform& pf) {
-  engine::Network n{net.alpha, net.beta, net.gamma, net.envelope};
-  n.node_size = net.node_size, n.intra_latency = net.intra_alpha, n.intra_seconds_per_byte = net.intra_beta;
-  if (platforms::has_overheads(pf)) n.send_overhead = std::max(pf.o, pf.g), n.recv_overhead = pf.o;
-  return n;
 }
 
 // The plan's time under `rules`: the smpi rules on the harness's blocks,
 // the loggopsim rules on the GOAL export's.
-engine::Result evaluate(const plan::Plan& pl, int64_t bytes, const Net& net, const SimRequest& req,
-                        const EngineRules& rules, bool per_rank, engine::EventSink* sink) {
+engine::Result evaluate(const plan::Plan& pl, int64_t bytes, const Net& net, const EngineRules& rules, bool per_rank,
+                        engine::EventSink* sink) {
   if (rules.set == EngineRules::Set::smpi)
-    return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element), smpi_network(net, req.platform),
-                            per_rank, sink);
+    return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element), net, per_rank, sink);
   if (sink) throw std::invalid_argument("the loggopsim rules tell no tracer their events; use --rules smpi");
-  return engine::evaluate(pl, engine::goal_blocks(pl.header, bytes), loggops(net, req.platform), per_rank);
+  return engine::evaluate(pl, engine::goal_blocks(pl.header, bytes), engine::LogGOPS::of(net), per_rank);
+}
+
+// The model of a row whose model is its plan on the engine, `time_us`:
+// none where the plan is commutative and the ⊕ is not (ring's plan is
+// not what runs for matmul).
+std::optional<double> model_of_plan(const plan::Plan& pl, Operator op, double time_us) {
+  if (pl.header.commutative && op == Operator::matmul) return std::nullopt;
+  return time_us;
+}
+
+// Is a row's model the engine's own time? On a machine with o or g the
+// model is the plan under the smpi rules on the platform's own numbers:
+// what the row has just evaluated, unless --L or --G changed them.
+bool model_is_time(const SimRequest& req, const EngineRules& rules) {
+  return rules.set == EngineRules::Set::smpi && req.platform.has_overheads() && !rules.L && !rules.G;
 }
 
 // Fills a row's wall_s, cpu_s and mem_mib: this process since `start`, `cpu`.
@@ -92,25 +76,25 @@ struct Candidate {
 };
 
 // The row of one case (candidate, size, root), its ranks' finish in `res`;
-// blocks as resolve_blocks decides them with the harness's `policy` net.
-Row evaluate_case(const SimRequest& req, const EngineRules& rules, const Net& net, const Net& policy,
-                  const Candidate& cand, int64_t bytes, int64_t root, engine::Result& res, bool per_rank,
-                  engine::EventSink* sink) {
+// blocks as resolve_blocks decides them on `net`.
+Row evaluate_case(const SimRequest& req, const EngineRules& rules, const Net& net, const Candidate& cand,
+                  int64_t bytes, int64_t root, engine::Result& res, bool per_rank, engine::EventSink* sink) {
   const Collective c = req.algos.empty() ? req.plans.front().collective : req.algos.front()->collective;
   const bool smpi_rules = rules.set == EngineRules::Set::smpi;
   const auto start = std::chrono::steady_clock::now();
   const double cpu = process_cpu_seconds();
   const plan::PlanAlgorithm* pa = cand.row ? &plan::find_plan_algorithm(c, cand.name) : nullptr;
-  const int64_t blocks = pa ? resolve_blocks(*cand.row, policy, {req.p, bytes, req.blocks, {}})
+  const int64_t blocks = pa ? resolve_blocks(*cand.row, net, {req.p, bytes, req.blocks, {}})
                             : resolve_blocks(cand.file_plan->header);
   const plan::Plan pl =
-      pa ? plan::build_plan(c, cand.name, req.p, root, plan_cut_blocks(*pa, blocks, req.p), net.node_size)
+      pa ? plan::build_plan(c, cand.name, req.p, root, plan_cut_blocks(*pa, blocks, req.p), net.node_size())
          : *cand.file_plan;
-  res = evaluate(pl, bytes, net, req, rules, per_rank, sink);
+  res = evaluate(pl, bytes, net, rules, per_rank, sink);
   Row row{collective_name(c), cand.name, req.p, bytes, blocks, res.time * 1e6, std::nullopt, root, 1,
           reduces(c) ? operator_name(req.op) : "", plan::per_segment(c) ? "even" : "", true, 0, {}, {}, {},
           smpi_rules ? "loggp" : "loggopsim"};
-  if (cand.row && smpi_rules) row.model_us = model_us(req, *cand.row, bytes, root, blocks);
+  if (cand.row && smpi_rules) row.model_us = model_is_time(req, rules) ? model_of_plan(pl, req.op, row.time_us)
+                                                                       : model_us(req, *cand.row, bytes, root, blocks);
   measure(row, start, cpu);
   return row;
 }
@@ -131,22 +115,17 @@ std::string finish_lines(const Row& row, const std::vector<double>& finish) {
 }
 
 std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_t bytes, int64_t root, int64_t blocks) {
-  Net net = platform_net(req.platform);
-  net.alpha = req.platform.alpha;
-  net.element = element_bytes(a.collective, req.op);
-  if (!platforms::has_overheads(req.platform)) {
+  const Net net(req.platform, element_bytes(a.collective, req.op));
+  if (!net.has_overheads()) {
     if (!a.model) return std::nullopt;
     return a.model(net, req.p, bytes, blocks) * 1e6;
   }
   if (!net.full_duplex) return std::nullopt;
   const plan::Plan pl = plan::build_plan(a.collective, a.name, req.p, rooted(a.collective) ? root : 0,
                                         plan_cut_blocks(plan::find_plan_algorithm(a.collective, a.name), blocks, req.p),
-                                        net.node_size);
-  // A commutative plan (ring's) is not what runs for a non-commutative ⊕.
-  if (pl.header.commutative && req.op == Operator::matmul) return std::nullopt;
-  return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element), smpi_network(net, req.platform))
-             .time *
-         1e6;
+                                        net.node_size());
+  return model_of_plan(pl, req.op,
+                       engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element), net).time * 1e6);
 }
 
 std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules, const std::string& per_rank_csv) {
@@ -163,9 +142,7 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
     candidates.push_back({a->name, a, {}});
   }
   for (const PlanFile& f : req.plans) candidates.push_back({plan_row_name(f.path), nullptr, f.plan});
-  Net net = engine_net(req, rules);
-  net.element = element_bytes(c, req.op);
-  const Net policy = policy_net(req, rules, net.element);
+  const Net net = engine_net(req, rules, element_bytes(c, req.op));
   if (smpi_rules && !net.full_duplex)
     throw std::invalid_argument("the smpi rules model full-duplex links only; use --engine smpi or --rules loggopsim");
   const bool segmented = plan::per_segment(c);
@@ -178,7 +155,7 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
     for (int64_t bytes : req.sizes) {
       for (int64_t root : req.roots) {
         engine::Result res;
-        const Row row = evaluate_case(req, rules, net, policy, cand, bytes, root, res, !per_rank_csv.empty(), sink);
+        const Row row = evaluate_case(req, rules, net, cand, bytes, root, res, !per_rank_csv.empty(), sink);
         if (!per_rank_csv.empty()) per_rank += finish_lines(row, res.finish);
         rows.push_back(row);
       }
@@ -201,7 +178,7 @@ std::vector<Row> evaluate_goal(const SimRequest& req, const EngineRules& rules, 
     if (schedule.ranks != req.p)
       throw std::invalid_argument("num_ranks is " + std::to_string(schedule.ranks) + ", --p says " +
                                   std::to_string(req.p));
-    res = engine::evaluate(schedule, loggops(engine_net(req, rules), req.platform), !per_rank_csv.empty());
+    res = engine::evaluate(schedule, engine::LogGOPS::of(engine_net(req, rules, 1)), !per_rank_csv.empty());
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument("GOAL file '" + path + "', " + e.what());
   }

@@ -229,7 +229,7 @@ std::vector<Batch> batches_of(const SimRequest& req) {
 
 // The harness's arguments for `batch` (a plan file: its staged copy).
 HarnessArgs harness_args(const SimRequest& req, const Batch& batch) {
-  HarnessArgs args{collective_of(req), {},        {},        req.sizes, req.roots, req.blocks, platform_net(req.platform),
+  HarnessArgs args{collective_of(req), {},        {},        req.sizes, req.roots, req.blocks, Net(req.platform),
                    req.reps,           req.warmup, req.op,   req.layout, req.scale, req.ignore_restrictions};
   for (const Algorithm* a : batch.algos) args.algos.push_back(a->name);
   if (batch.plan) args.plan_files.push_back(staged_plan(*batch.plan));
@@ -292,19 +292,12 @@ std::vector<Row> run_batch(const SimRequest& req, const Batch& batch, ScratchDir
     r.mem_mib = run.mem_mib;
     // The catalog's models are α-β ones (rendezvous, no o or g); with o or
     // g the model is the plan under the eager rules.
-    if (platforms::has_overheads(req.platform)) r.model_us = loggp_model(req, r);
+    if (req.platform.has_overheads()) r.model_us = loggp_model(req, r);
   }
   return rows;
 }
 
 }  // namespace
-
-Net platform_net(const platforms::Platform& pf) {
-  Net net{platforms::per_message(pf), pf.beta, pf.gamma, pf.full_duplex};
-  net.node_size = platforms::node_size(pf);
-  net.intra_alpha = pf.intra_alpha, net.intra_beta = pf.intra_beta;
-  return net;
-}
 
 double process_cpu_seconds() {
   timespec t{};

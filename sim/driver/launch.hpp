@@ -56,11 +56,6 @@ struct SimRequest {
 };
 
 
-// The network the harness's models and block policy see on `pf`: α is a
-// message's whole fixed cost (platforms::per_message), β, γ, duplex, and
-// where ranks share nodes the node size with the intra-node α, β.
-Net platform_net(const platforms::Platform& pf);
-
 // SMPI's pure α-β network settings (CM02 without TCP effects, computation not
 // simulated, sends never detached), shared by both launchers.
 const std::vector<std::string>& smpi_network_flags();

@@ -30,7 +30,7 @@ double case_messages(const SimRequest& req, const Algorithm& a, const Net& net, 
   policy.element = element_bytes(a.collective, req.op);
   const plan::PlanAlgorithm& pa = plan::find_plan_algorithm(a.collective, a.name);
   const int64_t blocks = plan_blocks(a, pa, req, policy, bytes);
-  return engine::plan_messages(a.collective, a.name, req.p, blocks, net.node_size).value_or(0);
+  return engine::plan_messages(a.collective, a.name, req.p, blocks, net.node_size()).value_or(0);
 }
 
 std::string case_name(const SimRequest& req, const Algorithm& a) {
@@ -40,7 +40,7 @@ std::string case_name(const SimRequest& req, const Algorithm& a) {
 }  // namespace
 
 engine::Work algorithm_work(const SimRequest& req, const Algorithm& a, Runner runner) {
-  const Net net = platform_net(req.platform);
+  const Net net(req.platform);
   const double runs = runner == Runner::smpi ? req.reps + req.warmup : 1;
   engine::Work work;
   for (int64_t bytes : req.sizes) {

@@ -17,7 +17,7 @@
 namespace collsim::sim {
 
 // The plan's block count B for algorithm `a` at `bytes`: the harness's n
-// (resolve_blocks on `net`, platform_net with the case's element) where
+// (resolve_blocks on `net`, Net(platform) with the case's element) where
 // pipelined, else the algorithm's own cut (plan_cut_blocks).
 int64_t plan_blocks(const Algorithm& a, const plan::PlanAlgorithm& pa, const SimRequest& req, const Net& net,
                     int64_t bytes);

@@ -13,7 +13,7 @@
 //   COLLSIM_SCAN             MPI_Scan
 //   COLLSIM_EXSCAN           MPI_Exscan
 //   COLLSIM_BLOCKS           n for pipelined algorithms (default: the block
-//                            policy on kDefaultPolicyNet, block_policy.hpp)
+//                            policy on alphabeta's numbers, block_policy.hpp)
 //   COLLSIM_NODE_SIZE        ranks per node, placed block-wise (mpirun's
 //                            --map-by core): what the node-aware algorithms
 //                            group by (default 1: each rank its own node)
@@ -372,15 +372,15 @@ Choice pick(Collective c, const char* fn, MPI_Comm comm, int64_t bytes, MPI_Op o
 }
 
 // Runs the chosen algorithm with its block count (resolve_blocks: the
-// rule's, else COLLSIM_BLOCKS, else the block policy on kDefaultPolicyNet,
+// rule's, else COLLSIM_BLOCKS, else the block policy on alphabeta's numbers,
 // which reads the ranks' segments in bytes where the collective has them:
 // allgatherv, reduce_scatter).
 int run(const char* fn, const Choice& choice, CollArgs args, const std::vector<int64_t>& segments = {}) {
   const Algorithm& algo = *choice.algo;
   int p = 1;
   PMPI_Comm_size(args.comm, &p);
-  Net policy = kDefaultPolicyNet;
-  policy.node_size = config.node_size;
+  Net policy;  // alphabeta's numbers (Machine's defaults)
+  policy.cores_per_node = config.node_size;  // COLLSIM_NODE_SIZE ranks a node, block-wise
   policy.intra_alpha = policy.alpha, policy.intra_beta = policy.beta;
   args.node_size = config.node_size;
   args.blocks = resolve_blocks(algo, policy, {p, args.bytes, choice.blocks > 0 ? choice.blocks : config.blocks, segments});

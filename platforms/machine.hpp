@@ -1,0 +1,69 @@
+// The one machine description (issue 32): what the SimGrid platform writer
+// (platform.cpp), the plan engine (engine/loggp.hpp), the algorithms' cost
+// models and the block policy (algorithms/algorithm.hpp's Net), the PMPI
+// library and `collsim calibrate` all read. Pure C++17, header only.
+//
+// The numbers are LogGP's (Alexandrov et al., SPAA '95) with α-β names:
+// `alpha` is L, the wire's latency between two nodes, and `beta` is G, the
+// seconds per byte; on a platform without overheads (o = g = 0) they are
+// seed 004's α and β, and a message of m bytes costs α + (m + envelope)β.
+// α is only ever the wire's latency: the overheads are added where a cost is
+// asked for (per_message), never folded into α and taken out again.
+//
+// The per-message rule of LogGP as SMPI charges it (platform.hpp says how
+// the SimGrid flags do it), written here once:
+//   the sender is busy max(o, g) before each message leaves (send_overhead),
+//   the receiver is busy o after each message arrives (recv_overhead),
+// so a message between idle ranks has the fixed cost
+//   max(o, g) + L + o                                       (per_message)
+// and, on an α-β platform, α.
+//   loggp (L = 2.5 µs, o = 1.5 µs, g = 1 µs): 1.5 + 2.5 + 1.5 = 5.5 µs.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "topology.hpp"
+
+namespace collsim::platforms {
+
+// The defaults are alphabeta's numbers: what the PMPI library and
+// collsim-mpi assume where no platform describes the machine.
+struct Machine {
+  double alpha = 5e-6; // L: seconds a message spends between two nodes
+  double beta = 1e-9;  // G: seconds per byte between nodes
+  double gamma = 1e-9; // seconds per byte of ⊕
+  bool full_duplex =
+      true;          // a node sends and receives at once at full bandwidth
+  int64_t nodes = 1; // cluster size
+  int64_t cores_per_node = 1;
+  double intra_alpha = 0; // seconds per message within a node
+  double intra_beta = 0;  // seconds per byte within a node
+  double o =
+      0; // LogGP overhead: seconds of a rank's CPU per send and per receive
+  double g = 0;      // LogGP gap: seconds between a rank's consecutive sends
+  Topology topology; // how the nodes are wired (topology.hpp)
+  bool round_robin =
+      false; // rank r on node r mod nodes, not r / cores_per_node
+  int64_t envelope =
+      16; // bytes SMPI adds to every message (no setting removes them)
+
+  // Does the machine charge LogGP overheads (o or g > 0)?
+  bool has_overheads() const { return o > 0 || g > 0; }
+  // The sender's busy time before a message leaves: max(o, g).
+  double send_overhead() const { return std::max(o, g); }
+  // The receiver's busy time after a message arrives: o.
+  double recv_overhead() const { return o; }
+  // The fixed cost of one message between idle ranks of different nodes.
+  double per_message() const {
+    return send_overhead() + alpha + recv_overhead();
+  }
+
+  // The ranks that share a node as consecutive ranks: what the node-aware
+  // algorithms group by. Block placement: the cores of a node; round-robin
+  // puts neighbours on different nodes, so 1 (the node-aware algorithms run
+  // flat).
+  int64_t node_size() const { return round_robin ? 1 : cores_per_node; }
+};
+
+} // namespace collsim::platforms
