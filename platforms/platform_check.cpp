@@ -414,7 +414,10 @@ class Checker {
     const std::vector<std::string> parts = split(text, ";");
     if (kind == "TORUS") {
       if (parts.size() != 1) bad("X,Y,..");
-      numbers(parts[0], "X,Y,..");
+      const std::vector<int64_t> sizes = numbers(parts[0], "X,Y,..");
+      // SimGrid names a link after the nodes it joins: two sizes of 1 give a node two links to itself of one name.
+      if (std::count(sizes.begin(), sizes.end(), 1) > 1)
+        fail(n, "topo_parameters '" + printable(text) + "': SimGrid 3.32 cannot wire a torus with two sizes of 1");
     } else if (kind == "FAT_TREE") {
       const char* shape = "levels;down,..;up,..;links,..";
       if (parts.size() != 4) bad(shape);
@@ -425,8 +428,15 @@ class Checker {
     } else {
       const char* shape = "groups,links;chassis,links;routers,links;nodes";
       if (parts.size() != 4) bad(shape);
-      for (int i = 0; i < 4; ++i)
-        if (numbers(parts[i], shape).size() != (i < 3 ? 2u : 1u)) bad(shape);
+      std::vector<std::vector<int64_t>> levels;
+      for (int i = 0; i < 4; ++i) {
+        levels.push_back(numbers(parts[i], shape));
+        if (levels.back().size() != (i < 3 ? 2u : 1u)) bad(shape);
+      }
+      if (levels[0][0] > levels[2][0])  // platforms/topology.hpp says why
+        fail(n, "topo_parameters '" + printable(text) +
+                    "': SimGrid 3.32 routes the link to group g through router g of a chassis, so it needs no more "
+                    "groups than routers per chassis");
     }
   }
 

@@ -56,30 +56,40 @@ std::vector<int64_t> cubic(int64_t nodes) {
   return best;
 }
 
-ClusterShape fat_tree(const std::vector<int64_t>& shape, int64_t nodes) {
+// {k, leaves, k/T}: leaves of k = 32 nodes (all of them where fewer), k/T
+// links up from each.
+std::vector<int64_t> fat_tree(const std::vector<int64_t>& shape, int64_t nodes) {
   if (shape.size() > 1) throw std::invalid_argument("fat-tree takes one number, the taper T (fat-tree:2)");
   const int64_t taper = shape.empty() ? 1 : shape[0], leaf = nodes < 32 ? nodes : 32;
   if (nodes % leaf) throw std::invalid_argument("fat-tree: " + std::to_string(nodes) + " nodes is no multiple of 32");
   if (leaf % taper)
     throw std::invalid_argument("fat-tree: taper " + std::to_string(taper) + " does not divide the " +
                                 std::to_string(leaf) + " links up from a leaf");
-  const int64_t leaves = nodes / leaf;
-  if (leaves == 1) return {"FAT_TREE", "1;" + std::to_string(leaf) + ";1;1"};
-  return {"FAT_TREE",
-          "2;" + std::to_string(leaf) + "," + std::to_string(leaves) + ";1," + std::to_string(leaf / taper) + ";1,1"};
+  return {leaf, nodes / leaf, leaf / taper};
 }
 
-ClusterShape dragonfly(std::vector<int64_t> shape, int64_t nodes) {
-  if (shape.empty()) {
-    if (nodes % 64)
-      throw std::invalid_argument("dragonfly: " + std::to_string(nodes) +
-                                  " nodes is no multiple of 64 (give dragonfly:G,C,R,N)");
-    shape = {nodes / 64, 4, 4, 4};
-  }
+// C = N = 4 and G·R = nodes/16: the most groups with G <= R and R >= 4.
+std::vector<int64_t> default_dragonfly(int64_t nodes) {
+  if (nodes % 64)
+    throw std::invalid_argument("dragonfly: " + std::to_string(nodes) +
+                                " nodes is no multiple of 64 (give dragonfly:G,C,R,N)");
+  const int64_t routers = nodes / 16;  // G·R, a multiple of 4
+  int64_t groups = 1;
+  for (int64_t g = 2; g * g <= routers; ++g)
+    if (routers % g == 0 && routers / g >= 4) groups = g;
+  return {groups, 4, routers / groups, 4};
+}
+
+std::vector<int64_t> dragonfly(std::vector<int64_t> shape, int64_t nodes) {
+  if (shape.empty()) shape = default_dragonfly(nodes);
   if (shape.size() != 4) throw std::invalid_argument("dragonfly takes four numbers: G,C,R,N");
-  require_nodes(shape, nodes, "dragonfly:" + joined(shape, ','));
-  return {"DRAGONFLY", std::to_string(shape[0]) + ",1;" + std::to_string(shape[1]) + ",1;" + std::to_string(shape[2]) +
-                           ",1;" + std::to_string(shape[3])};
+  const std::string name = "dragonfly:" + joined(shape, ',');
+  require_nodes(shape, nodes, name);
+  if (shape[0] > shape[2])  // see topology.hpp
+    throw std::invalid_argument(name + ": SimGrid 3.32 routes the link to group g through router g of a chassis, so "
+                                "it needs G <= R (groups <= routers per chassis); give R >= " +
+                                std::to_string(shape[0]));
+  return shape;
 }
 
 }  // namespace
@@ -105,7 +115,7 @@ Topology parse_topology(const std::string& text) {
   return t;
 }
 
-ClusterShape cluster_shape(const Topology& t, int64_t nodes) {
+std::vector<int64_t> wiring(const Topology& t, int64_t nodes) {
   switch (t.kind) {
     case Topology::Kind::flat:
       return {};
@@ -114,7 +124,11 @@ ClusterShape cluster_shape(const Topology& t, int64_t nodes) {
     case Topology::Kind::torus: {
       const std::vector<int64_t> dims = t.shape.empty() ? cubic(nodes) : t.shape;
       require_nodes(dims, nodes, "torus:" + joined(dims, ','));
-      return {"TORUS", joined(dims, ',')};
+      // Sizes of 1 route nothing, and two of them crash SimGrid (topology.hpp).
+      std::vector<int64_t> wired;
+      for (int64_t size : dims)
+        if (size > 1) wired.push_back(size);
+      return wired.empty() ? std::vector<int64_t>{1} : wired;
     }
     case Topology::Kind::dragonfly:
       return dragonfly(t.shape, nodes);
@@ -122,10 +136,28 @@ ClusterShape cluster_shape(const Topology& t, int64_t nodes) {
   return {};
 }
 
+ClusterShape cluster_shape(const Topology& t, int64_t nodes) {
+  const std::vector<int64_t> w = wiring(t, nodes);
+  const auto text = [&](size_t i) { return std::to_string(w[i]); };
+  switch (t.kind) {
+    case Topology::Kind::flat:
+      return {};
+    case Topology::Kind::fat_tree:  // one level where one leaf holds all nodes
+      if (w[1] == 1) return {"FAT_TREE", "1;" + text(0) + ";1;1"};
+      return {"FAT_TREE", "2;" + text(0) + "," + text(1) + ";1," + text(2) + ";1,1"};
+    case Topology::Kind::torus:
+      return {"TORUS", joined(w, ',')};
+    case Topology::Kind::dragonfly:  // one link between each pair at every level
+      return {"DRAGONFLY", text(0) + ",1;" + text(1) + ",1;" + text(2) + ",1;" + text(3)};
+  }
+  return {};
+}
+
 std::string topology_help() {
   return "flat (default: a crossbar, no shared links), fat-tree[:T] (two levels, leaves of 32 nodes, T:1 taper "
-         "above them), torus[:X,Y,..] (default: 3 sizes as equal as the nodes allow), dragonfly[:G,C,R,N] (default "
-         "N = R = C = 4); every link 1/beta and alpha/2; see platforms/topology.hpp";
+         "above them), torus[:X,Y,..] (default: 3 sizes as equal as the nodes allow), dragonfly[:G,C,R,N] (G <= R, "
+         "as SimGrid's routing needs; default C = N = 4, R >= 4, G x R = nodes/16 with the most groups); every link "
+         "1/beta and alpha/2; see platforms/topology.hpp";
 }
 
 }  // namespace collsim::platforms
