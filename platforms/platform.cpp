@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <istream>
 #include <iterator>
 #include <ostream>
@@ -24,11 +25,6 @@ std::string num(double v) {
 // a gigabyte in a nanosecond.
 constexpr double kUnboundedBandwidth = 1e18;
 
-// Where a message's m·G (or m·β) is paid: on the links (α-β platforms, and
-// LogGP ones wired as a topology, so that routes that meet share bandwidth)
-// or by the sender before the message leaves (flat LogGP platforms).
-bool bytes_on_links(const Platform& pf) { return !pf.has_overheads() || pf.topology.kind != Topology::Kind::flat; }
-
 // Above an hour per message or byte, SimGrid's clock (double seconds, with
 // nanosecond-scale increments) loses the times; one hour is far beyond any
 // network, so larger values are refused instead of simulated wrongly.
@@ -45,6 +41,12 @@ Platform preset(const char* name, double alpha, double beta, double gamma, int64
 }
 
 }  // namespace
+
+double as_written(double v) { return std::strtod(num(v).c_str(), nullptr); }
+
+bool bytes_on_links(const Platform& pf) { return !pf.has_overheads() || pf.topology.kind != Topology::Kind::flat; }
+
+double link_bandwidth(const Platform& pf) { return bytes_on_links(pf) ? 1.0 / pf.beta : kUnboundedBandwidth; }
 
 const std::vector<Platform>& presets() {
   static const std::vector<Platform> list = {
@@ -227,7 +229,7 @@ std::string platform_xml(const Platform& pf) {
       // lat = α/2: a route crosses the sender's and the receiver's private link.
       "  <cluster id=\"collsim\" prefix=\"node-\" suffix=\"\" radical=\"0-" +
       std::to_string(pf.nodes - 1) + "\" speed=\"" + num(1.0 / pf.gamma) + "f\" core=\"" +
-      std::to_string(pf.cores_per_node) + "\" bw=\"" + num(bytes_on_links(pf) ? 1.0 / pf.beta : kUnboundedBandwidth) +
+      std::to_string(pf.cores_per_node) + "\" bw=\"" + num(link_bandwidth(pf)) +
       "Bps\" lat=\"" + num(pf.alpha / 2) + "s\" sharing_policy=\"" + (pf.full_duplex ? "SPLITDUPLEX" : "SHARED") + "\"";
   if (const ClusterShape shape = cluster_shape(pf.topology, pf.nodes); !shape.topology.empty())
     xml += " topology=\"" + shape.topology + "\" topo_parameters=\"" + shape.parameters + "\"";

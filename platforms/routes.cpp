@@ -9,15 +9,6 @@ namespace collsim::platforms {
 
 namespace {
 
-// A number as SimGrid reads it back from platform_xml(), which prints 15
-// significant digits ("%.15g", platform.cpp): the XML's value, not ours,
-// is what SimGrid simulates.
-double as_written(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.15g", v);
-  return std::strtod(text, nullptr);
-}
-
 // Index of the pair (j, k), j < k < n, in SimGrid's loops "for j, for k > j".
 int64_t pair_index(int64_t j, int64_t k, int64_t n) { return j * n - j * (j + 1) / 2 + (k - j - 1); }
 int64_t pairs(int64_t n) { return n * (n - 1) / 2; }
@@ -70,10 +61,7 @@ Routes::Routes(const Platform& pf)
       per_cable_(pf.full_duplex ? 2 : 1) {
   validate(pf);
   wiring_ = wiring(pf.topology, pf.nodes);
-  // As platform_xml() writes them: a flat LogGP platform's senders pay the
-  // bytes (overhead_flags), so its links are all but unbounded.
-  const bool bytes_on_links = !has_overheads(pf) || kind_ != Topology::Kind::flat;
-  bandwidth_ = as_written(bytes_on_links ? 1.0 / pf.beta : 1e18);
+  bandwidth_ = as_written(link_bandwidth(pf));
   latency_ = as_written(pf.alpha / 2);
   if (cores_ > 1) loopback_bandwidth_ = as_written(1.0 / pf.intra_beta), loopback_latency_ = as_written(pf.intra_alpha);
   switch (kind_) {
