@@ -1,0 +1,437 @@
+// SimGrid 3.32's CM02 link sharing; the rules and their sources are in
+// fluid.hpp.
+#include "fluid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace collsim::engine {
+
+namespace {
+// sg_maxmin_precision (src/kernel/lmm/System.cpp).
+constexpr double kMaxminPrecision = 1e-5;
+// Action::update_remains: double_update(remains, ..., sg_maxmin_precision * sg_surf_precision).
+constexpr double kRemainsPrecision = kMaxminPrecision * FluidNetwork::kTimePrecision;
+}  // namespace
+
+FluidNetwork::LinkId FluidNetwork::add_link(double bandwidth, Sharing sharing) {
+  if (!(bandwidth > 0) || !std::isfinite(bandwidth))
+    throw std::invalid_argument("link bandwidth must be positive and finite, not " + std::to_string(bandwidth));
+  Link link;
+  link.bandwidth = bandwidth;
+  link.sharing = sharing;
+  links_.push_back(std::move(link));
+  return static_cast<LinkId>(links_.size() - 1);
+}
+
+uint32_t FluidNetwork::alloc_hops(size_t n) {
+  if (free_hops_.size() <= n) free_hops_.resize(n + 1);
+  if (!free_hops_[n].empty()) {
+    const uint32_t at = free_hops_[n].back();
+    free_hops_[n].pop_back();
+    return at;
+  }
+  const size_t at = hop_pool_.size();
+  if (at + n >= kNone) throw std::length_error("FluidNetwork: too many hops in flight");
+  hop_pool_.resize(at + n);
+  return static_cast<uint32_t>(at);
+}
+
+FluidNetwork::FlowId FluidNetwork::start(const LinkId* route, size_t hops, double latency, double bytes) {
+  if (!(latency >= 0) || !std::isfinite(latency))
+    throw std::invalid_argument("flow latency must be >= 0 and finite, not " + std::to_string(latency));
+  if (!(bytes >= 0) || !std::isfinite(bytes))
+    throw std::invalid_argument("flow size must be >= 0 and finite, not " + std::to_string(bytes));
+  if (hops > kMaxHops) throw std::invalid_argument("route of " + std::to_string(hops) + " links, over 255");
+  if (hops == 0 && latency == 0)
+    throw std::invalid_argument("a flow with neither links nor latency (SimGrid refuses such a route)");
+  for (size_t i = 0; i < hops; ++i)
+    if (route[i] >= links_.size()) throw std::invalid_argument("no link " + std::to_string(route[i]));
+  // System::expand: a link named again adds weight 1 on a shared link, none on a fatpipe.
+  size_t distinct = 0;
+  for (size_t i = 0; i < hops; ++i) distinct += std::find(route, route + i, route[i]) == route + i;
+
+  FlowId id;
+  if (!free_flows_.empty()) {
+    id = free_flows_.back();
+    free_flows_.pop_back();
+  } else {
+    if (flows_.size() >= kNone) throw std::length_error("FluidNetwork: too many flows in flight");
+    id = static_cast<FlowId>(flows_.size());
+    flows_.emplace_back();
+  }
+  Flow& f = flows_[id];
+  f.remains = bytes;
+  f.rate = 0;
+  f.last_update = now_;
+  // comm_action_set_variable: penalty 0 (disabled) during the latency, then
+  // the latency; a route without latency starts at once with penalty 1.0.
+  f.penalty = latency > 0 ? latency : 1.0;
+  // comm_action_set_bounds: the slowest link's bandwidth (TCP-gamma 1e30
+  // makes gamma / (2 · latency) larger than any bandwidth).
+  f.bound = -1;
+  for (size_t i = 0; i < hops; ++i)
+    if (f.bound == -1 || links_[route[i]].bandwidth < f.bound) f.bound = links_[route[i]].bandwidth;
+  f.hop_begin = alloc_hops(distinct);
+  f.visited = 0;
+  f.mark = 0;
+  f.fixed = false;
+  f.phase = latency > 0 ? Phase::latency : Phase::transmitting;
+  // The latency event is in the heap before the links are expanded
+  // (comm_action_set_variable, then comm_action_expand_constraints).
+  if (latency > 0) heap_set(id, latency + now_);
+  f.hops = 0;
+  for (size_t i = 0; i < hops; ++i) {
+    Flow& g = flows_[id];
+    Hop* h = hops_of(g);
+    Hop* same = std::find_if(h, h + g.hops, [&](const Hop& x) { return x.link == route[i]; });
+    if (same != h + g.hops) {
+      if (links_[route[i]].sharing == Sharing::shared) same->weight += 1;
+      continue;
+    }
+    // System::expand_create_elem, then update_modified_cnst_set: the flow
+    // has only the links expanded so far.
+    h[g.hops] = Hop{route[i], kNone, kNone, id, 1.0};
+    ++g.hops;
+    if (g.phase == Phase::transmitting) enable(g.hop_begin + g.hops - 1);
+    mark_modified(route[i]);
+  }
+  modified_ = true;
+  return id;
+}
+
+void FluidNetwork::release(FlowId id) {
+  Flow& f = flows_[id];
+  if (f.heap_pos != kNone) heap_remove(id);
+  free_hops_[f.hops].push_back(f.hop_begin);
+  f.phase = Phase::free;
+  free_flows_.push_back(id);
+}
+
+void FluidNetwork::enable(uint32_t hop) {
+  Hop& h = hop_pool_[hop];
+  Link& link = links_[h.link];
+  h.prev = kNone;
+  h.next = link.head;
+  if (link.head != kNone) hop_pool_[link.head].prev = hop;
+  link.head = hop;
+}
+
+void FluidNetwork::disable(uint32_t hop) {
+  const Hop& h = hop_pool_[hop];
+  if (h.prev != kNone)
+    hop_pool_[h.prev].next = h.next;
+  else
+    links_[h.link].head = h.next;
+  if (h.next != kNone) hop_pool_[h.next].prev = h.prev;
+}
+
+// System::update_modified_cnst_set and update_modified_cnst_set_rec, in
+// their order: a link already in the set is not entered again, so a flow
+// that starts transmitting with its first link already there brings in
+// none of its other links (see fluid.hpp).
+void FluidNetwork::mark_modified(LinkId seed) {
+  if (links_[seed].modified == epoch_) return;
+  links_[seed].modified = epoch_;
+  modified_links_.push_back(seed);
+  frames_.assign(1, Frame{seed, links_[seed].head, 0});
+  while (!frames_.empty()) {
+    Frame& fr = frames_.back();
+    if (fr.hop == kNone) {
+      frames_.pop_back();
+      continue;
+    }
+    Flow& v = flows_[hop_pool_[fr.hop].flow];
+    bool descend = false;
+    while (fr.next_cnst < v.hops && v.visited != epoch_) {
+      const LinkId other = hops_of(v)[fr.next_cnst++].link;
+      if (other != fr.link && links_[other].modified != epoch_) {
+        links_[other].modified = epoch_;
+        modified_links_.push_back(other);
+        descend = true;
+        break;
+      }
+    }
+    if (descend) {
+      const LinkId other = modified_links_.back();
+      frames_.push_back(Frame{other, links_[other].head, 0});
+      continue;
+    }
+    v.visited = epoch_;
+    fr.hop = hop_pool_[fr.hop].next;
+    fr.next_cnst = 0;
+  }
+}
+
+double FluidNetwork::next_event() {
+  solve_modified();
+  return heap_.empty() ? kNever : flows_[heap_[0]].date;
+}
+
+void FluidNetwork::advance_to(double t, std::vector<Finished>& finished) {
+  if (!(t >= now_) || !std::isfinite(t))
+    throw std::invalid_argument("cannot move the network clock from " + std::to_string(now_) + " to " +
+                                std::to_string(t));
+  // EngineImpl::solve, one step a round: solve what changed, move to the
+  // earlier of the next network event and t, handle the network events
+  // within kTimePrecision of that time. Events a step creates (a latency
+  // end makes a completion date) wait for the next step, however close.
+  for (;;) {
+    solve_modified();
+    const double d = heap_.empty() ? kNever : flows_[heap_[0]].date;
+    now_ = std::max(now_, std::min(d, t));
+    handle_events(finished);
+    if (!(d < t)) break;
+  }
+}
+
+void FluidNetwork::handle_events(std::vector<Finished>& finished) {
+  // NetworkCm02Model::update_actions_state_lazy: every event within
+  // sg_surf_precision of now, at now, in heap order; a latency end enables
+  // the flow and marks its first link.
+  finishing_.clear();
+  while (!heap_.empty() && std::fabs(flows_[heap_[0]].date - now_) < kTimePrecision) {
+    const FlowId id = heap_[0];
+    heap_remove(id);
+    Flow& f = flows_[id];
+    if (f.phase == Phase::latency && f.hops > 0) {
+      f.phase = Phase::transmitting;
+      f.last_update = now_;
+      for (uint32_t i = 0; i < f.hops; ++i) enable(f.hop_begin + i);
+      mark_modified(hops_of(f)[0].link);
+      modified_ = true;
+      continue;
+    }
+    finishing_.push_back(id);
+  }
+  // EngineImpl::handle_ended_actions, after the step: each finished flow's
+  // variable is freed (System::var_free marks its first link first).
+  for (const FlowId id : finishing_) {
+    Flow& f = flows_[id];
+    if (f.phase == Phase::transmitting) {
+      mark_modified(hops_of(f)[0].link);
+      for (uint32_t i = 0; i < f.hops; ++i) disable(f.hop_begin + i);
+    }
+    modified_ = true;
+    finished.push_back(Finished{id, now_});
+    release(id);
+  }
+}
+
+void FluidNetwork::next_epoch() {
+  modified_links_.clear();
+  if (++epoch_ == 0) {  // wrapped: no stale mark may equal a new epoch
+    for (Link& l : links_) l.modified = 0;
+    for (Flow& f : flows_) f.visited = f.mark = 0;
+    epoch_ = 1;
+  }
+}
+
+void FluidNetwork::init_link(LinkId l) {
+  Link& link = links_[l];
+  link.done = false;
+  link.remaining = link.bandwidth;
+  link.unfixed = 0;
+  link.usage = 0;
+  link.fat_begin = static_cast<uint32_t>(fat_order_.size());
+  link.cursor = 0;
+  for (uint32_t e = link.head; e != kNone; e = hop_pool_[e].next) {
+    const Hop& h = hop_pool_[e];
+    Flow& f = flows_[h.flow];
+    if (f.mark != epoch_) {
+      // Model::next_occurring_event_lazy's modified actions, in its order;
+      // NetworkCm02Action::update_remains_lazy with the last solve's rate.
+      f.mark = epoch_;
+      solved_flows_.push_back(h.flow);
+      if (f.remains > 0) {
+        f.remains -= f.rate * (now_ - f.last_update);
+        if (f.remains < kRemainsPrecision) f.remains = 0;
+      }
+      f.last_update = now_;
+      f.fixed = false;
+    }
+    ++link.unfixed;
+    if (link.sharing == Sharing::shared)
+      link.usage += h.weight / f.penalty;
+    else
+      fat_order_.push_back(h.flow);
+  }
+  link.fat_count = static_cast<uint32_t>(fat_order_.size()) - link.fat_begin;
+  std::sort(fat_order_.begin() + link.fat_begin, fat_order_.end(),
+            [this](FlowId a, FlowId b) { return flows_[a].penalty < flows_[b].penalty; });
+}
+
+void FluidNetwork::solve_modified() {
+  if (!modified_) return;
+  modified_ = false;
+  // MaxMin::maxmin_solve over the modified links only, with a heap of
+  // levels instead of a scan; a flow's other links do not constrain it.
+  levels_.clear();
+  fat_order_.clear();
+  solved_flows_.clear();
+  for (const LinkId l : modified_links_) init_link(l);
+  for (const LinkId l : modified_links_) push_level(l);
+  while (!levels_.empty()) saturate_least();
+  for (const FlowId id : solved_flows_) {
+    Flow& f = flows_[id];
+    if (!f.fixed) throw std::logic_error("FluidNetwork: a flow left unfixed by the solve");
+    // Model::next_occurring_event_lazy: the date if nothing changes.
+    const double date = f.remains > 0 ? (f.rate > 0 ? now_ + f.remains / f.rate : kNever) : now_;
+    heap_set(id, date);
+  }
+  next_epoch();
+}
+
+void FluidNetwork::push_level(LinkId l) {
+  Link& link = links_[l];
+  if (link.sharing == Sharing::shared && link.unfixed > 0 && !(link.usage > 0)) {
+    // Rounding ate the sum of weight/p of the flows still unfixed: take it anew.
+    link.usage = 0;
+    for (uint32_t e = link.head; e != kNone; e = hop_pool_[e].next)
+      if (!flows_[hop_pool_[e].flow].fixed) link.usage += hop_pool_[e].weight / flows_[hop_pool_[e].flow].penalty;
+  }
+  const double usage = link.sharing == Sharing::shared ? link.usage : fatpipe_usage(link);
+  if (link.unfixed == 0 || !(usage > 0)) {
+    link.done = true;
+    return;
+  }
+  ++link.version;
+  const double remaining = std::max(link.remaining, 0.0);
+  levels_.push_back(Level{remaining / usage, l, link.version});
+  std::push_heap(levels_.begin(), levels_.end(), std::greater<Level>());
+}
+
+double FluidNetwork::fatpipe_usage(Link& link) {
+  // max(1/p) over the unfixed flows = 1/p of the first unfixed one in
+  // penalty order (1/p is monotone, so the same double as SimGrid's max).
+  const FlowId* order = fat_order_.data() + link.fat_begin;
+  while (link.cursor < link.fat_count && flows_[order[link.cursor]].fixed) ++link.cursor;
+  return link.cursor < link.fat_count ? 1.0 / flows_[order[link.cursor]].penalty : 0.0;
+}
+
+bool FluidNetwork::pop_level(Level& top) {
+  std::pop_heap(levels_.begin(), levels_.end(), std::greater<Level>());
+  top = levels_.back();
+  levels_.pop_back();
+  const Link& link = links_[top.link];
+  return !link.done && top.version == link.version;
+}
+
+void FluidNetwork::saturate_least() {
+  // One round of MaxMin::maxmin_solve: the links of least level x (all of
+  // them on an exact tie) saturate.
+  Level top;
+  if (!pop_level(top)) return;
+  const double x = top.level;
+  batch_.assign(1, top.link);
+  while (!levels_.empty() && levels_.front().level == x)
+    if (pop_level(top)) batch_.push_back(top.link);
+  // Their unfixed flows whose bound · p is below x reach their bound first:
+  // the least such (and those within sg_maxmin_precision of it) are fixed
+  // at their bound, and the links go back in the heap.
+  double min_bound = -1;
+  for (const LinkId l : batch_)
+    for (uint32_t e = links_[l].head; e != kNone; e = hop_pool_[e].next) {
+      const Flow& f = flows_[hop_pool_[e].flow];
+      const double at = f.bound * f.penalty;
+      if (!f.fixed && at < x) min_bound = min_bound < 0 ? at : std::min(min_bound, at);
+    }
+  if (min_bound >= 0) {
+    for (const LinkId l : batch_)
+      for (uint32_t e = links_[l].head; e != kNone; e = hop_pool_[e].next) {
+        const FlowId id = hop_pool_[e].flow;
+        const Flow& f = flows_[id];
+        if (!f.fixed && std::fabs(min_bound - f.bound * f.penalty) < kMaxminPrecision) fix(id, f.bound);
+      }
+    for (const LinkId l : batch_)
+      if (!links_[l].done) push_level(l);
+    return;
+  }
+  // Otherwise every unfixed flow on them gets x / p.
+  for (const LinkId l : batch_) links_[l].done = true;
+  for (const LinkId l : batch_)
+    for (uint32_t e = links_[l].head; e != kNone; e = hop_pool_[e].next) {
+      const FlowId id = hop_pool_[e].flow;
+      if (!flows_[id].fixed) fix(id, x / flows_[id].penalty);
+    }
+}
+
+void FluidNetwork::fix(FlowId id, double rate) {
+  Flow& f = flows_[id];
+  f.fixed = true;
+  f.rate = rate;
+  const Hop* h = hops_of(f);
+  for (uint32_t i = 0; i < f.hops; ++i) {
+    Link& link = links_[h[i].link];
+    if (link.modified != epoch_ || link.done) continue;  // not solved now, or saturated
+    --link.unfixed;
+    if (link.sharing == Sharing::shared) {
+      link.remaining -= h[i].weight * rate;
+      link.usage -= h[i].weight / f.penalty;
+    }
+    push_level(h[i].link);
+  }
+}
+
+// Indexed binary heap of flows by (date, stamp): among equal dates the one
+// set first comes first, as in SimGrid's stable heap, where an update
+// takes a new stamp.
+
+void FluidNetwork::heap_place(uint32_t pos, FlowId id) {
+  heap_[pos] = id;
+  flows_[id].heap_pos = pos;
+}
+
+void FluidNetwork::sift_up(uint32_t pos) {
+  const FlowId id = heap_[pos];
+  while (pos > 0) {
+    const uint32_t parent = (pos - 1) / 2;
+    if (!before(id, heap_[parent])) break;
+    heap_place(pos, heap_[parent]);
+    pos = parent;
+  }
+  heap_place(pos, id);
+}
+
+void FluidNetwork::sift_down(uint32_t pos) {
+  const FlowId id = heap_[pos];
+  const uint32_t n = static_cast<uint32_t>(heap_.size());
+  for (;;) {
+    uint32_t child = 2 * pos + 1;
+    if (child >= n) break;
+    if (child + 1 < n && before(heap_[child + 1], heap_[child])) ++child;
+    if (!before(heap_[child], id)) break;
+    heap_place(pos, heap_[child]);
+    pos = child;
+  }
+  heap_place(pos, id);
+}
+
+void FluidNetwork::heap_set(FlowId id, double date) {
+  Flow& f = flows_[id];
+  f.date = date;
+  f.stamp = ++stamps_;
+  if (f.heap_pos == kNone) {
+    heap_.push_back(id);
+    f.heap_pos = static_cast<uint32_t>(heap_.size() - 1);
+  }
+  sift_up(f.heap_pos);
+  sift_down(flows_[id].heap_pos);
+}
+
+void FluidNetwork::heap_remove(FlowId id) {
+  const uint32_t pos = flows_[id].heap_pos;
+  const FlowId last = heap_.back();
+  heap_.pop_back();
+  flows_[id].heap_pos = kNone;
+  if (last == id) return;
+  heap_place(pos, last);
+  sift_up(pos);
+  sift_down(flows_[last].heap_pos);
+}
+
+}  // namespace collsim::engine
