@@ -109,7 +109,7 @@ run_engine() {
   # stdin from /dev/null: the loop over algorithms reads its list from stdin.
   timeout "$limit" "$collsim" run --format csv --engine "$engine" "$@" <"/dev/null" >"$file" 2>"$work/stderr" || rc=$?
   if ((rc != 0)); then
-    { printf '%s (exit %d):' "$*" "$rc"; sed 's/^/  /' "$work/stderr"; } >>"$errors"
+    { printf '%s (exit %d):\n' "$*" "$rc"; sed 's/^/  /' "$work/stderr"; } >>"$errors"
   fi
   return "$rc"
 }
@@ -130,10 +130,12 @@ cell() {
     { key = $col[FILENAME, "bytes"]
       t[FILENAME, key] = $col[FILENAME, "time_us"]; blocks[FILENAME, key] = $col[FILENAME, "blocks"]
       correct[FILENAME, key] = $col[FILENAME, "correct"]; wall[FILENAME, key] = $col[FILENAME, "wall_s"]
-      if (FILENAME == ARGV[1]) order[++n] = key }
+      if (FILENAME == ARGV[1]) order[++n] = key; else engine_order[++n_engine] = key }
     END {
       s = ARGV[1]; e = ARGV[2]
-      if (n == 0) { m = split(sizes, order, ","); n = m }  # no SMPI rows: name the sizes as given
+      # No SMPI rows: the sizes of the engine rows (bytes), else as given.
+      if (n == 0) for (k = 1; k <= n_engine; k++) order[++n] = engine_order[k]
+      if (n == 0) n = split(sizes, order, ",")
       for (k = 1; k <= n; k++) {
         b = order[k]; st = "ok"
         if (smpi_rc != 0) st = status_of(smpi_rc, "smpi")
