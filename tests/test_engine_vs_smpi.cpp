@@ -1,0 +1,225 @@
+// The plan engine against SMPI on machine shapes (issue 33, item 2 and the
+// incast check of its acceptance list). For every algorithm of ours with a
+// plan (the catalog's plan table), at 4 KiB, 64 KiB and 1 MiB, `collsim run
+// --engine loggp` must give SMPI's time (`--engine smpi`, same options)
+// within 5 % in every cell and 2 % in the median, at 16 ranks (64 on the fat
+// tree, whose leaves hold 32 nodes). scripts/engine_vs_smpi.sh makes the
+// same table at the issue's sizes (1,024 ranks).
+//
+// Today the engine knows one rank per node and no shared link: it passes on
+// the flat shapes; the shapes with nodes of several ranks or a topology
+// (SharedLinks_*) wait for issue 33 item 1 (the engine's shared NICs, node
+// links and topology links), and are disabled until then.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "catalog.hpp"
+#include "plan_builders.hpp"
+#include "protocol.hpp"
+#include "run_cli.hpp"
+
+namespace collsim::sim {
+namespace {
+
+const std::vector<int64_t> kSizes = {4 << 10, 64 << 10, 1 << 20};
+
+// omnipath36x32's intra-node α and β (platforms/platform.cpp), for a LogGP
+// cluster of the same node shape.
+const std::vector<std::string> kOmnipathIntra = {"--intra-alpha", "0.3e-6", "--intra-beta", "0.1e-9"};
+
+std::vector<std::string> operator+(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// The rows of `collsim run --format csv ARGS`, by bytes.
+std::map<int64_t, Row> rows_by_bytes(const std::vector<std::string>& args) {
+  const test::CliResult r = test::run_collsim_argv(std::vector<std::string>{"run", "--format", "csv"} + args);
+  std::map<int64_t, Row> rows;
+  std::stringstream lines(r.out);
+  std::string line;
+  bool header = false;
+  while (std::getline(lines, line)) {
+    if (line.rfind("collective,", 0) == 0) {
+      header = true;
+    } else if (header && !line.empty()) {
+      const Row row = parse_row(line);
+      rows[row.bytes] = row;
+    }
+  }
+  EXPECT_EQ(r.status, 0) << r.out;
+  return rows;
+}
+
+// One cell: the engine's time over SMPI's.
+struct Cell {
+  std::string what;  // "allreduce ring 1048576 B"
+  double smpi_us, engine_us;
+  double ratio() const { return engine_us / smpi_us; }
+};
+
+// Every plan algorithm of the catalog on a platform (`platform`: collsim
+// run's options), both engines, all sizes in one run each.
+std::vector<Cell> cross(int64_t p, const std::vector<std::string>& platform) {
+  std::string sizes;
+  for (int64_t b : kSizes) sizes += (sizes.empty() ? "" : ",") + std::to_string(b);
+  std::vector<Cell> cells;
+  for (Collective c : kCollectives)
+    for (const std::string& name : plan::plan_algorithms(c)) {
+      const std::vector<std::string> args = std::vector<std::string>{
+          "--collective", collective_name(c), "--algo", name, "--p", std::to_string(p), "--size", sizes} + platform;
+      const auto smpi = rows_by_bytes(args + std::vector<std::string>{"--engine", "smpi"});
+      const auto engine = rows_by_bytes(args + std::vector<std::string>{"--engine", "loggp"});
+      for (int64_t b : kSizes) {
+        const std::string what = std::string(collective_name(c)) + " " + name + " " + std::to_string(b) + " B";
+        if (!smpi.count(b) || !engine.count(b)) {
+          ADD_FAILURE() << what << ": no row";
+          continue;
+        }
+        EXPECT_TRUE(smpi.at(b).correct) << what;
+        EXPECT_EQ(engine.at(b).blocks, smpi.at(b).blocks) << what;
+        cells.push_back({what, smpi.at(b).time_us, engine.at(b).time_us});
+      }
+    }
+  return cells;
+}
+
+// Every cell within 5 % of SMPI, the median within 2 %; the cells out of
+// bounds each named with both times.
+void expect_within_bounds(int64_t p, const std::vector<std::string>& platform) {
+  const std::vector<Cell> cells = cross(p, platform);
+  ASSERT_FALSE(cells.empty());
+  std::vector<double> ratios;
+  for (const Cell& cell : cells) {
+    ratios.push_back(cell.ratio());
+    EXPECT_NEAR(cell.ratio(), 1.0, 0.05) << cell.what << ": engine " << cell.engine_us << " us, SMPI "
+                                         << cell.smpi_us << " us";
+  }
+  std::sort(ratios.begin(), ratios.end());
+  const size_t n = ratios.size();
+  const double median = n % 2 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
+  EXPECT_NEAR(median, 1.0, 0.02) << "median of " << n << " cells";
+  // Every plan algorithm ran: 39 of them today, 3 sizes each.
+  EXPECT_GE(n, 30u * kSizes.size());
+}
+
+// The controls of issue 33's table: a flat LogGP cluster and Omni-Path with
+// one rank per node.
+TEST(EngineVsSmpi, FlatLogGP) { expect_within_bounds(16, {"--platform", "loggp"}); }
+
+TEST(EngineVsSmpi, OmnipathOneRankPerNode) {
+  expect_within_bounds(16, {"--platform", "omnipath36x32", "--nodes", "16", "--cores-per-node", "1"});
+}
+
+// Enabled by issue 33 item 1 (the engine shares node links, NICs and
+// topology links as SimGrid does). Measured before it (16 ranks; engine /
+// SMPI): see the issue's closing note and scripts/engine_vs_smpi.sh --quick.
+TEST(EngineVsSmpi, DISABLED_SharedLinks_OmnipathNodes) {
+  expect_within_bounds(16, {"--platform", "omnipath36x32", "--nodes", "4", "--cores-per-node", "4"});
+}
+
+TEST(EngineVsSmpi, DISABLED_SharedLinks_LogGPNodes) {
+  expect_within_bounds(16, std::vector<std::string>{"--platform", "loggp", "--nodes", "4", "--cores-per-node", "4"} +
+                               kOmnipathIntra);
+}
+
+TEST(EngineVsSmpi, DISABLED_SharedLinks_FatTree) {
+  expect_within_bounds(64, {"--platform", "loggp", "--topology", "fat-tree:2"});
+}
+
+TEST(EngineVsSmpi, DISABLED_SharedLinks_Dragonfly) {
+  expect_within_bounds(16, {"--platform", "loggp", "--topology", "dragonfly:2,2,2,2"});
+}
+
+TEST(EngineVsSmpi, DISABLED_SharedLinks_RomeNodes) {
+  expect_within_bounds(16, {"--platform", "rome200x128", "--nodes", "2", "--cores-per-node", "8"});
+}
+
+TEST(EngineVsSmpi, DISABLED_SharedLinks_RoundRobin) {
+  expect_within_bounds(16, {"--platform", "omnipath36x32", "--nodes", "4", "--cores-per-node", "4", "--placement",
+                            "round-robin"});
+}
+
+// The incast check. tests/data/incast32.plan: a commutative reduce over 64
+// ranks to root 32 in which ranks 0..31 first send their 1 MiB to rank
+// r + 32, all at once, then ranks 32..63 reduce to rank 32 along a binomial
+// tree (5 rounds). (A plan of the 32 messages alone is no collective: ranks
+// that only send would end without their result, and `verify plan` wants
+// one.) The platform is α-β (SMPI's rendezvous, a node link of bandwidth
+// 1/β each way, shared max-min by the flows that cross it), with
+// omnipath36x32's numbers given here, so that the expected times come from
+// this file alone. SMPI adds a 16-byte envelope to every message.
+constexpr double kAlpha = 1e-6, kBeta = 0.08e-9, kGamma = 0.1e-9;  // between nodes; ⊕ per byte
+constexpr double kIntraAlpha = 0.3e-6, kIntraBeta = 0.1e-9;        // within a node
+constexpr double kBytes = 1 << 20, kEnvelope = 16;
+constexpr int kSenders = 32, kTreeRounds = 5;  // log2 32
+
+std::string incast_plan() { return std::string(COLLSIM_SOURCE_DIR) + "/tests/data/incast32.plan"; }
+
+// `collsim run --plan incast32.plan` on 64 ranks of `nodes` x `cores` under `engine`.
+double incast_us(int nodes, int cores, const std::string& engine) {
+  auto num = [](double v) {  // every digit of v
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", v);
+    return std::string(text);
+  };
+  const auto rows = rows_by_bytes({"--collective", "reduce", "--plan", incast_plan(), "--p", "64", "--root", "32",
+                                   "--size", "1MiB", "--platform", "alphabeta", "--nodes", std::to_string(nodes),
+                                   "--cores-per-node", std::to_string(cores), "--alpha", num(kAlpha), "--beta",
+                                   num(kBeta), "--gamma", num(kGamma), "--intra-alpha", num(kIntraAlpha),
+                                   "--intra-beta", num(kIntraBeta), "--engine", engine});
+  EXPECT_EQ(rows.size(), 1u);
+  return rows.empty() ? 0 : rows.begin()->second.time_us;
+}
+
+// One message of the tree on links of α, β, and its ⊕ at the receiver.
+double tree_round(double alpha, double beta) { return alpha + (kBytes + kEnvelope) * beta + kGamma * kBytes; }
+
+// Two nodes of 32: the 32 messages leave node 0 on its one link and enter
+// node 1 on its one link, each getting 1/32 of 1/β: L + 32·(m + 16)·G, then
+// the ⊕ of each receiver; the tree runs within node 1 (intra α, β).
+// 2685.396 + 104.858 + 5 · 210.017 = 3840.337 µs.
+double incast_on_two_nodes_us() {
+  return (kAlpha + kSenders * (kBytes + kEnvelope) * kBeta + kGamma * kBytes +
+          kTreeRounds * tree_round(kIntraAlpha, kIntraBeta)) *
+         1e6;
+}
+
+// 64 nodes of one rank: the 32 messages leave 32 nodes for 32 others, each
+// on links of its own: L + (m + 16)·G, 32 times less link time; the tree's
+// messages go between nodes too. 6 · 189.745 = 1138.470 µs.
+double incast_spread_us() { return (1 + kTreeRounds) * tree_round(kAlpha, kBeta) * 1e6; }
+
+TEST(Incast, ThePlanIsACorrectReduce) {
+  const test::CliResult r = test::run_collsim_argv({"verify", "plan", "--file", incast_plan()});
+  EXPECT_EQ(r.status, 0) << r.out;
+}
+
+TEST(Incast, SmpiSharesTheNodeLinkAmongThirtyTwoMessages) {
+  EXPECT_NEAR(incast_us(2, 32, "smpi"), incast_on_two_nodes_us(), 1e-5 * incast_on_two_nodes_us());
+}
+
+TEST(Incast, SmpiSpreadOverNodesIsThirtyTwoTimesLessLinkTime) {
+  EXPECT_NEAR(incast_us(64, 1, "smpi"), incast_spread_us(), 1e-5 * incast_spread_us());
+}
+
+TEST(Incast, EngineSpreadOverNodes) {
+  EXPECT_NEAR(incast_us(64, 1, "loggp"), incast_spread_us(), 1e-5 * incast_spread_us());
+}
+
+// Enabled by issue 33 item 1: today the engine lets each of the 32 messages
+// use the whole link (1,239.829 µs, the spread incast's link time).
+TEST(Incast, DISABLED_EngineSharesTheNodeLinkAmongThirtyTwoMessages) {
+  EXPECT_NEAR(incast_us(2, 32, "loggp"), incast_on_two_nodes_us(), 1e-5 * incast_on_two_nodes_us());
+}
+
+}  // namespace
+}  // namespace collsim::sim
