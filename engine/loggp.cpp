@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "blocks.hpp"
+#include "step_costs.hpp"
 
 namespace collsim::engine {
 
@@ -22,12 +23,12 @@ constexpr int32_t kNone = -1, kNoMatch = -2, kFinished = -3;
 // hot loop reads a rank and its peers, and neighbouring ranks share cache
 // lines.
 struct RankState {
-  double post = 0;   // when the step was posted; once finished, the finish
-  double ready = 0;  // the latest of post and its halves' ends so far
-  double after = 0;  // its ⊕ after the halves
-  double recv_post = 0;  // eager rules: when the receive half is posted
+  double post = 0;      // when the step was posted; once finished, the finish
+  double ready = 0;     // the latest of post and its halves' ends so far
+  double after = 0;     // its ⊕ after the halves
+  double recv_post = 0; // eager rules: when the receive half is posted
   int64_t send_bytes = 0;
-  int64_t steps_done = 0;  // for the error on a plan that stops
+  int64_t steps_done = 0; // for the error on a plan that stops
   int32_t send_to = kNone, recv_from = kNone;
 };
 
@@ -37,8 +38,10 @@ struct RankState {
 // sweep reads memory in order where a worklist would jump across all p
 // ranks' state, a cache miss a step at p = 2^20.
 class RankSet {
- public:
-  explicit RankSet(int64_t p) : words_(static_cast<size_t>((p + 63) / 64)), groups_((words_.size() + 63) / 64) {}
+public:
+  explicit RankSet(int64_t p)
+      : words_(static_cast<size_t>((p + 63) / 64)),
+        groups_((words_.size() + 63) / 64) {}
 
   void add(int64_t r) {
     const auto w = static_cast<size_t>(r >> 6);
@@ -50,8 +53,7 @@ class RankSet {
   // each: ranks added meanwhile are visited in this sweep if they lie
   // ahead, else left for the next, so that memory is read in one direction.
   // Returns whether it visited any.
-  template <class Visit>
-  bool sweep(Visit visit) {
+  template <class Visit> bool sweep(Visit visit) {
     bool any = false;
     for (size_t g = 0; g < groups_.size(); ++g) {
       for (uint64_t ahead = groups_[g]; ahead != 0;) {
@@ -64,39 +66,33 @@ class RankSet {
           any = true;
           bits = b == 63 ? 0 : words_[w] & (~uint64_t{0} << (b + 1));
         }
-        if (words_[w] == 0) groups_[g] &= ~(uint64_t{1} << wb);
+        if (words_[w] == 0)
+          groups_[g] &= ~(uint64_t{1} << wb);
         ahead = wb == 63 ? 0 : groups_[g] & (~uint64_t{0} << (wb + 1));
       }
     }
     return any;
   }
 
- private:
-  std::vector<uint64_t> words_;   // bit r: rank r
-  std::vector<uint64_t> groups_;  // bit w: words_[w] is not 0
+private:
+  std::vector<uint64_t> words_;  // bit r: rank r
+  std::vector<uint64_t> groups_; // bit w: words_[w] is not 0
 };
 
 // The plan's ranks and their current steps. The results do not depend on
 // the order in which ranks are advanced: a message starts when both its
 // halves are posted, whoever is looked at first.
 class Evaluator {
- public:
-  Evaluator(const plan::Plan& plan, const BlockBytes& bytes, const Machine& net, EventSink* sink)
-      : h_(plan.header), bytes_(bytes), net_(net), eager_(net.has_overheads()), node_size_(net.node_size()), ranks_(static_cast<size_t>(plan.header.p)),
-        sources_(ranks_.size()), pending_(plan.header.p), sink_(sink) {
-    const int64_t p = h_.p;
-    if (sink_) after_bytes_.assign(ranks_.size(), 0);
-    // Where blocks start empty (plan::starts_empty) a store costs nothing
-    // and the first combine into a block is a copy, as in the executor.
-    if (plan::starts_empty(h_.collective)) {
-      if (p > (int64_t{1} << 32) / h_.blocks)
-        throw std::invalid_argument("plan too large for the engine: p × blocks > 2^32 holdings");
-      held_.assign(static_cast<size_t>(p * h_.blocks), false);
-      for (int64_t b = 0; b < h_.blocks; ++b)
-        if (h_.collective != Collective::exscan) held_[static_cast<size_t>(plan::block_owner(h_, b) * h_.blocks + b)] = true;
-    }
-    for (int64_t r = 0; r < p; ++r) {
-      source(r) = plan.source(r);
+public:
+  Evaluator(const plan::Plan &plan, const BlockBytes &bytes, const Machine &net,
+            EventSink *sink)
+      : h_(plan.header), steps_(plan, bytes, net.gamma), net_(net),
+        eager_(net.has_overheads()), node_size_(net.node_size()),
+        ranks_(static_cast<size_t>(plan.header.p)), pending_(plan.header.p),
+        sink_(sink) {
+    if (sink_)
+      after_bytes_.assign(ranks_.size(), 0);
+    for (int64_t r = 0; r < h_.p; ++r) {
       start_step(r, 0);
       pending_.add(r);
     }
@@ -109,121 +105,71 @@ class Evaluator {
     res.messages = messages_;
     for (size_t r = 0; r < ranks_.size(); ++r) {
       if (ranks_[r].send_to != kFinished)
-        throw std::invalid_argument("the plan does not run to its end (rank " + std::to_string(r) + " waits at step " +
-                                    std::to_string(ranks_[r].steps_done) + "); collsim verify plan says why");
+        throw std::invalid_argument("the plan does not run to its end (rank " +
+                                    std::to_string(r) + " waits at step " +
+                                    std::to_string(ranks_[r].steps_done) +
+                                    "); collsim verify plan says why");
       res.time = std::max(res.time, ranks_[r].post);
-      if (per_rank) res.finish.push_back(ranks_[r].post);
+      if (per_rank)
+        res.finish.push_back(ranks_[r].post);
     }
     return res;
   }
 
- private:
-  RankState& at(int64_t r) { return ranks_[static_cast<size_t>(r)]; }
-  plan::StepSource& source(int64_t r) { return sources_[static_cast<size_t>(r)]; }
-  int32_t peer(int64_t rank) const { return rank < 0 ? kNone : rank < h_.p ? static_cast<int32_t>(rank) : kNoMatch; }
-
-  // The time of a ⊕ with rank r's blocks: γ per byte where acc holds a
-  // value (else it is a copy, which costs nothing); by runs where every
-  // block is held from the start. `hold` marks them held afterwards.
-  double op_time(int64_t r, const plan::BlockList& blocks, bool hold) {
-    if (held_.empty()) {
-      const int64_t n = list_bytes(bytes_, blocks);
-      op_bytes_ += n;
-      return net_.gamma * static_cast<double>(n);
-    }
-    double t = 0;
-    for (int64_t b : blocks) {
-      auto bit = held_[static_cast<size_t>(r * h_.blocks + b)];
-      if (bit) {
-        t += net_.gamma * static_cast<double>(bytes_(b).count());
-        op_bytes_ += bytes_(b).count();
-      }
-      if (hold) bit = true;
-    }
-    return t;
-  }
-
-  // aux (plan.hpp): which blocks rank r's aux holds, p·B bits made at the
-  // first step that uses aux; acc where holdings are not tracked is full.
-  std::vector<bool>::reference aux_bit(int64_t r, int64_t b) {
-    if (aux_.empty()) aux_.assign(static_cast<size_t>(h_.p * h_.blocks), false);
-    return aux_[static_cast<size_t>(r * h_.blocks + b)];
-  }
-  bool acc_holds(int64_t r, int64_t b) const { return held_.empty() || held_[static_cast<size_t>(r * h_.blocks + b)]; }
-  // The ⊕ of a send that involves aux, or of a join (acc = aux ⊕ acc, which
-  // then holds the block): γ per byte per ⊕ of two held operands, as the
-  // executor applies them (operands acc, input, aux in that order).
-  double aux_time(int64_t r, const plan::BlockList& blocks, plan::Value v, bool join) {
-    double t = 0;
-    for (int64_t b : blocks) {
-      const bool aux = aux_bit(r, b), acc = acc_holds(r, b), input = v == plan::Value::acc_op_input_op_aux;
-      const bool uses_acc = join || v != plan::Value::aux;
-      const int held = (aux ? 1 : 0) + (input ? 1 : 0) + (uses_acc && acc ? 1 : 0);
-      if (held > 1) {
-        t += net_.gamma * static_cast<double>((held - 1) * bytes_(b).count());
-        op_bytes_ += (held - 1) * bytes_(b).count();
-      }
-      if (join && aux && !held_.empty()) held_[static_cast<size_t>(r * h_.blocks + b)] = true;
-    }
-    return t;
-  }
-
-  // A store's blocks become held; it costs nothing, so their bytes are not
-  // looked up (a broadcast stores every block it receives).
-  void hold(int64_t r, const plan::BlockList& blocks) {
-    if (held_.empty()) return;
-    for (int64_t b : blocks) held_[static_cast<size_t>(r * h_.blocks + b)] = true;
+private:
+  RankState &at(int64_t r) { return ranks_[static_cast<size_t>(r)]; }
+  int32_t peer(int64_t rank) const {
+    return rank < 0      ? kNone
+           : rank < h_.p ? static_cast<int32_t>(rank)
+                         : kNoMatch;
   }
 
   // Takes rank r's next step and posts it at time t plus the ⊕ of an
-  // acc+input send; or finishes r at t, releasing its source, when none is
-  // left. Its combines and folds are charged after its halves. Holdings
-  // change only by the rank's own steps, so they are read and updated
-  // here, in step order, as the executor does when it runs the step.
+  // acc+input send; or finishes r at t when none is left. Its combines and
+  // folds are charged after its halves.
   void start_step(int64_t r, double t) {
-    RankState& s = at(r);
-    if (!source(r)(step_)) {
+    RankState &s = at(r);
+    StepCost c;
+    if (!steps_.next(r, c)) {
       s.send_to = s.recv_from = kFinished;
       s.post = t;
-      source(r) = nullptr;
       return;
     }
-    plan::drop_empty_halves(h_, step_, [this](const plan::BlockList& b) { return list_bytes(bytes_, b); });
-    s.send_to = peer(step_.send_to), s.recv_from = peer(step_.recv_from);
-    s.send_bytes = list_bytes(bytes_, step_.send_blocks);
-    op_bytes_ = 0;
-    const double before = step_.send_to < 0                   ? 0
-                          : plan::reads_aux(step_.send_value) ? aux_time(r, step_.send_blocks, step_.send_value, false)
-                          : step_.send_value == plan::Value::acc_op_input ? op_time(r, step_.send_blocks, false)
-                                                                          : 0;
-    if (sink_ && op_bytes_ > 0) sink_->combine({r, op_bytes_, s.steps_done, t, t + before});
-    op_bytes_ = 0;
-    double combined = 0;
-    if (step_.combine == plan::Combine::aux)
-      for (int64_t b : step_.recv_blocks) aux_bit(r, b) = true;
-    else if (step_.combine == plan::Combine::store)
-      hold(r, step_.recv_blocks);
-    else
-      combined = op_time(r, step_.recv_blocks, true);
-    s.after = combined + (step_.join ? aux_time(r, step_.fold_blocks, plan::Value::aux, true)
-                                     : op_time(r, step_.fold_blocks, true));
-    if (sink_) after_bytes_[static_cast<size_t>(r)] = op_bytes_;
-    s.post = s.ready = s.recv_post = t + before;
-    if (eager_ && s.send_to >= 0) send_eagerly(r);
+    s.send_to = peer(c.send_to), s.recv_from = peer(c.recv_from);
+    s.send_bytes = c.send_bytes;
+    if (sink_ && c.before_bytes > 0)
+      sink_->combine({r, c.before_bytes, s.steps_done, t, t + c.before});
+    s.after = c.after;
+    if (sink_)
+      after_bytes_[static_cast<size_t>(r)] = c.after_bytes;
+    s.post = s.ready = s.recv_post = t + c.before;
+    if (eager_ && s.send_to >= 0)
+      send_eagerly(r);
   }
 
-  // The eager rules' send: it leaves after the sender's overhead and bytes,
-  // whoever receives it, and waits at the receiver's end (a queue per pair:
-  // the k-th send from r to s meets s's k-th receive from r); the step's
-  // receive is posted after it.
+  // The eager rules' send: it leaves after the sender's overhead and bytes
+  // (m·G, whoever receives it: SMPI's smpi/ois charges them to every send),
+  // and waits at the receiver's end (a queue per pair: the k-th send from r
+  // to s meets s's k-th receive from r); the step's receive is posted after
+  // it. Between nodes it then takes L (the links are all but unbounded:
+  // platform.hpp); within a node the loopback link's α and β as well.
   void send_eagerly(int64_t r) {
-    RankState& s = at(r);
-    const double leave =
-        s.post + net_.send_overhead() + static_cast<double>(s.send_bytes) * per_byte_between(r, s.send_to);
-    Arrivals& q = inflight_[pair_key(r, s.send_to)];
-    q.push_back(leave + latency_between(r, s.send_to));
-    if (sink_) q.traced.push_back({r, s.send_to, s.send_bytes, s.steps_done, s.post, s.post, q.times.back(), leave, 0});
-    if (at(s.send_to).recv_from == r) pending_.add(s.send_to);
+    RankState &s = at(r);
+    const double leave = s.post + net_.send_overhead() +
+                         static_cast<double>(s.send_bytes) * net_.beta;
+    const double flight =
+        same_node(r, s.send_to)
+            ? net_.intra_alpha +
+                  static_cast<double>(s.send_bytes + net_.envelope) *
+                      net_.intra_beta
+            : net_.alpha;
+    Arrivals &q = inflight_[pair_key(r, s.send_to)];
+    q.push_back(leave + flight);
+    if (sink_)
+      q.traced.push_back({r, s.send_to, s.send_bytes, s.steps_done, s.post,
+                          s.post, q.times.back(), leave, 0});
+    if (at(s.send_to).recv_from == r)
+      pending_.add(s.send_to);
     s.ready = s.recv_post = leave;
     s.send_to = kNone;
     ++messages_;
@@ -234,11 +180,13 @@ class Evaluator {
 
   // The eager rules' receive of rank r, if its message has been sent.
   void receive_eagerly(int64_t r) {
-    RankState& s = at(r);
+    RankState &s = at(r);
     const auto it = inflight_.find(pair_key(s.recv_from, r));
-    if (it == inflight_.end()) return;
-    Arrivals& q = it->second;
-    const double done = std::max(s.recv_post, q.times[q.head]) + net_.recv_overhead();
+    if (it == inflight_.end())
+      return;
+    Arrivals &q = it->second;
+    const double done =
+        std::max(s.recv_post, q.times[q.head]) + net_.recv_overhead();
     s.ready = std::max(s.ready, done);
     if (sink_) {
       q.traced[q.head].end = std::max(s.recv_post, q.times[q.head]);
@@ -246,7 +194,8 @@ class Evaluator {
       sink_->message(q.traced[q.head]);
     }
     ++q.head;
-    if (q.head == q.times.size()) inflight_.erase(it);
+    if (q.head == q.times.size())
+      inflight_.erase(it);
     s.recv_from = kNone;
   }
 
@@ -254,14 +203,19 @@ class Evaluator {
   // its steps on while they complete: a step ends when both halves have (a
   // fold step: when it is posted), then its ⊕ follow.
   void advance(int64_t r) {
-    RankState& s = at(r);
+    RankState &s = at(r);
     for (;;) {
-      if (s.send_to >= 0) match(r, s.send_to, s.send_to);
-      if (s.recv_from >= 0 && eager_) receive_eagerly(r);
-      if (s.recv_from >= 0) match(s.recv_from, r, s.recv_from);
-      if (s.send_to != kNone || s.recv_from != kNone) return;
+      if (s.send_to >= 0)
+        match(r, s.send_to, s.send_to);
+      if (s.recv_from >= 0 && eager_)
+        receive_eagerly(r);
+      if (s.recv_from >= 0)
+        match(s.recv_from, r, s.recv_from);
+      if (s.send_to != kNone || s.recv_from != kNone)
+        return;
       if (sink_ && after_bytes_[static_cast<size_t>(r)] > 0)
-        sink_->combine({r, after_bytes_[static_cast<size_t>(r)], s.steps_done, s.ready, s.ready + s.after});
+        sink_->combine({r, after_bytes_[static_cast<size_t>(r)], s.steps_done,
+                        s.ready, s.ready + s.after});
       ++s.steps_done;
       start_step(r, s.ready + s.after);
     }
@@ -272,74 +226,90 @@ class Evaluator {
   // step can now complete.
   void match(int64_t from, int64_t to, int64_t peer) {
     RankState &sender = at(from), &receiver = at(to);
-    if (sender.send_to != to || receiver.recv_from != from) return;
+    if (sender.send_to != to || receiver.recv_from != from)
+      return;
     const double start = std::max(sender.post, receiver.post);
-    const double end =
-        start + latency_between(from, to) +
-        static_cast<double>(sender.send_bytes + net_.envelope) * per_byte_between(from, to);
-    if (sink_) sink_->message({from, to, sender.send_bytes, sender.steps_done, sender.post, start, end, end, end});
+    const double end = start + latency_between(from, to) +
+                       static_cast<double>(sender.send_bytes + net_.envelope) *
+                           per_byte_between(from, to);
+    if (sink_)
+      sink_->message({from, to, sender.send_bytes, sender.steps_done,
+                      sender.post, start, end, end, end});
     sender.send_to = receiver.recv_from = kNone;
     sender.ready = std::max(sender.ready, end);
     receiver.ready = std::max(receiver.ready, end);
     ++messages_;
-    if (at(peer).send_to == kNone && at(peer).recv_from == kNone) pending_.add(peer);
+    if (at(peer).send_to == kNone && at(peer).recv_from == kNone)
+      pending_.add(peer);
   }
 
   // Between two ranks of one node: the node's loopback link.
-  bool same_node(int64_t a, int64_t b) const { return node_size_ > 1 && a / node_size_ == b / node_size_; }
-  double latency_between(int64_t a, int64_t b) const { return same_node(a, b) ? net_.intra_alpha : net_.alpha; }
-  double per_byte_between(int64_t a, int64_t b) const { return same_node(a, b) ? net_.intra_beta : net_.beta; }
+  bool same_node(int64_t a, int64_t b) const {
+    return node_size_ > 1 && a / node_size_ == b / node_size_;
+  }
+  double latency_between(int64_t a, int64_t b) const {
+    return same_node(a, b) ? net_.intra_alpha : net_.alpha;
+  }
+  double per_byte_between(int64_t a, int64_t b) const {
+    return same_node(a, b) ? net_.intra_beta : net_.beta;
+  }
 
-  const plan::Header& h_;
-  const BlockBytes& bytes_;
+  const plan::Header &h_;
+  PlanSteps steps_;
   Machine net_;
-  bool eager_;         // o or g: SMPI's eager rules
-  int64_t node_size_;  // ranks a node
+  bool eager_;        // o or g: SMPI's eager rules
+  int64_t node_size_; // ranks a node
   std::vector<RankState> ranks_;
-  std::vector<plan::StepSource> sources_;  // released as ranks finish
-  std::vector<bool> held_;                 // [r·B + b]: rank r's acc holds block b
-  std::vector<bool> aux_;                  // [r·B + b]: rank r's aux holds block b (once used)
   // Eager rules: the arrival times of messages sent and not yet received,
   // per (sender, receiver), in order; only pairs with one in flight.
   struct Arrivals {
     std::vector<double> times;
-    std::vector<MessageEvent> traced;  // with a sink: the messages themselves
+    std::vector<MessageEvent> traced; // with a sink: the messages themselves
     size_t head = 0;
     void push_back(double t) { times.push_back(t); }
   };
   std::unordered_map<uint64_t, Arrivals> inflight_;
   RankSet pending_;
-  plan::Step step_;  // the step being taken apart
   int64_t messages_ = 0;
-  EventSink* sink_;                    // null: no tracing
-  int64_t op_bytes_ = 0;               // bytes of the ⊕ being costed
-  std::vector<int64_t> after_bytes_;   // with a sink: per rank, the ⊕ bytes after its current step's halves
+  EventSink *sink_;                  // null: no tracing
+  std::vector<int64_t> after_bytes_; // with a sink: per rank, the ⊕ bytes after
+                                     // its current step's halves
 };
 
-}  // namespace
+} // namespace
 
-int64_t SteppedSegments::run_bytes(const plan::BlockList::Run& run) const {
-  const int64_t u = run.first % per, lo = run.first / per, hi = lo + run.count;  // segments [lo, hi)
-  const int64_t bounds[4] = {0, edge[0], edge[1], std::numeric_limits<int64_t>::max()};
+int64_t SteppedSegments::run_bytes(const plan::BlockList::Run &run) const {
+  const int64_t u = run.first % per, lo = run.first / per,
+                hi = lo + run.count; // segments [lo, hi)
+  const int64_t bounds[4] = {0, edge[0], edge[1],
+                             std::numeric_limits<int64_t>::max()};
   int64_t total = 0;
   for (int i = 0; i < 3; ++i) {
-    const int64_t overlap = std::min(hi, bounds[i + 1]) - std::max(lo, bounds[i]);
-    if (overlap > 0) total += overlap * sim::block_span(len[i], per, u).count();
+    const int64_t overlap =
+        std::min(hi, bounds[i + 1]) - std::max(lo, bounds[i]);
+    if (overlap > 0)
+      total += overlap * sim::block_span(len[i], per, u).count();
   }
   return total * unit;
 }
 
-int64_t BlockBytes::run_bytes(const plan::BlockList::Run& run) const {
-  if (run.stride != 1 && stepped_ && run.stride == stepped_->per) return stepped_->run_bytes(run);
+int64_t BlockBytes::run_bytes(const plan::BlockList::Run &run) const {
+  if (run.stride != 1 && stepped_ && run.stride == stepped_->per)
+    return stepped_->run_bytes(run);
   return plan::run_size(run, *this);
 }
 
-BlockBytes BlockBytes::units(const plan::Header& h, int64_t units, int64_t unit) {
+BlockBytes BlockBytes::units(const plan::Header &h, int64_t units,
+                             int64_t unit) {
   if (h.segments != 1) {
     // block_span's ceil cut of the units into h.segments: `full` segments
     // of ⌈units/K⌉, one of the rest, then empty ones.
-    const int64_t size = (units + h.segments - 1) / h.segments, full = size == 0 ? 0 : units / size;
-    const SteppedSegments stepped{h.blocks / h.segments, unit, {full, full + 1}, {size, units - full * size, 0}};
+    const int64_t size = (units + h.segments - 1) / h.segments,
+                  full = size == 0 ? 0 : units / size;
+    const SteppedSegments stepped{h.blocks / h.segments,
+                                  unit,
+                                  {full, full + 1},
+                                  {size, units - full * size, 0}};
     return BlockBytes(
         [h, units, unit](int64_t b) {
           const sim::Span s = plan::block_units(h, units, b);
@@ -354,31 +324,36 @@ BlockBytes BlockBytes::units(const plan::Header& h, int64_t units, int64_t unit)
   return flat;
 }
 
-BlockBytes even_blocks(const plan::Header& h, int64_t bytes, int64_t element) {
+BlockBytes even_blocks(const plan::Header &h, int64_t bytes, int64_t element) {
   const int64_t units = bytes / element;
-  if (!plan::per_segment(h.collective)) return BlockBytes::units(h, units, element);
+  if (!plan::per_segment(h.collective))
+    return BlockBytes::units(h, units, element);
   // The harness's even layout: the first units mod p ranks one unit more.
   const int64_t p = h.p, n = plan::segment_blocks(h);
-  const SteppedSegments stepped{n, element, {units % p, p}, {units / p + 1, units / p, 0}};
+  const SteppedSegments stepped{
+      n, element, {units % p, p}, {units / p + 1, units / p, 0}};
   return BlockBytes(
       [=](int64_t b) {
-        const int64_t owner = b / n, share = units / p + (owner < units % p ? 1 : 0);
+        const int64_t owner = b / n,
+                      share = units / p + (owner < units % p ? 1 : 0);
         const int64_t first = owner * (units / p) + std::min(owner, units % p);
         const sim::Span s = sim::block_span(share, n, b % n);
-        return sim::Span{(first + s.begin) * element, (first + s.end) * element};
+        return sim::Span{(first + s.begin) * element,
+                         (first + s.end) * element};
       },
       stepped);
 }
 
-int64_t list_bytes(const BlockBytes& spans, const plan::BlockList& blocks) {
+int64_t list_bytes(const BlockBytes &spans, const plan::BlockList &blocks) {
   int64_t total = 0;
-  for (const plan::BlockList::Run& run : blocks.runs()) total += spans.run_bytes(run);
+  for (const plan::BlockList::Run &run : blocks.runs())
+    total += spans.run_bytes(run);
   return total;
 }
 
-Result evaluate(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& net, bool per_rank,
-                EventSink* sink) {
+Result evaluate(const plan::Plan &plan, const BlockBytes &block_bytes,
+                const Machine &net, bool per_rank, EventSink *sink) {
   return Evaluator(plan, block_bytes, net, sink).run(per_rank);
 }
 
-}  // namespace collsim::engine
+} // namespace collsim::engine

@@ -44,9 +44,9 @@ Platform preset(const char* name, double alpha, double beta, double gamma, int64
 
 double as_written(double v) { return std::strtod(num(v).c_str(), nullptr); }
 
-bool bytes_on_links(const Platform& pf) { return !pf.has_overheads() || pf.topology.kind != Topology::Kind::flat; }
+bool bytes_on_links(const Machine& pf) { return !pf.has_overheads() || pf.topology.kind != Topology::Kind::flat; }
 
-double link_bandwidth(const Platform& pf) { return bytes_on_links(pf) ? 1.0 / pf.beta : kUnboundedBandwidth; }
+double link_bandwidth(const Machine& pf) { return bytes_on_links(pf) ? 1.0 / pf.beta : kUnboundedBandwidth; }
 
 const std::vector<Platform>& presets() {
   static const std::vector<Platform> list = {
@@ -175,7 +175,7 @@ std::string describe(const Platform& pf, int64_t p) {
   return s;
 }
 
-void validate(const Platform& pf) {
+void validate(const Machine& pf) {
   auto nonneg = [&](double v, const char* what) {
     if (!std::isfinite(v) || v < 0 || v > kLongest)
       throw std::invalid_argument(std::string(what) + " must be in [0, 3600] s");

@@ -87,16 +87,16 @@ std::string describe(const Platform& pf, int64_t p);
 
 // Throws std::invalid_argument naming the first bad field (α, β ≥ 0 finite,
 // γ > 0, nodes ≥ 1, cores ≥ 1, ...).
-void validate(const Platform& pf);
+void validate(const Machine& pf);
 
 // Where a message's m·G (or m·β) is paid: on the links (α-β platforms, and
 // LogGP ones wired as a topology, so that routes that meet share
 // bandwidth), or by the sender before the message leaves (flat LogGP
 // platforms, whose links are then all but unbounded).
-bool bytes_on_links(const Platform& pf);
+bool bytes_on_links(const Machine& pf);
 // The bandwidth platform_xml() gives the links between nodes: 1/β, or
 // 10^18 B/s where the senders pay the bytes.
-double link_bandwidth(const Platform& pf);
+double link_bandwidth(const Machine& pf);
 // `v` as SimGrid reads it back from platform_xml(), which prints 15
 // significant digits: the XML's value, not ours, is what SimGrid simulates.
 double as_written(double v);

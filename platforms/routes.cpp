@@ -53,7 +53,7 @@ struct Dragonfly {
 
 }  // namespace
 
-Routes::Routes(const Platform& pf)
+Routes::Routes(const Machine& pf)
     : kind_(pf.topology.kind),
       nodes_(pf.nodes),
       cores_(pf.cores_per_node),

@@ -38,7 +38,7 @@ struct Link {
 
 class Routes {
  public:
-  explicit Routes(const Platform& pf);  // validate()s pf
+  explicit Routes(const Machine& pf);  // validate()s pf
 
   int64_t nodes() const { return nodes_; }
   int64_t links() const { return links_; }

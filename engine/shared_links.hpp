@@ -1,0 +1,57 @@
+// The plan engine on shared links (issue 33): a plan's time on a machine
+// whose messages share links, as SMPI runs the plan executor there. Ranks
+// placed on nodes share their node's link (its NIC: the private link of
+// SimGrid's cluster, UP and DOWN halves where full duplex, one SHARED link
+// where half duplex); ranks of one node talk over its loopback link; a
+// topology's links are shared by the routes that cross them
+// (platforms/routes.hpp gives SimGrid's links and routes, fluid.hpp shares
+// their bandwidth as SimGrid's CM02 model does).
+//
+// The rules are loggp.hpp's rendezvous ones, now in time order because a
+// message's end depends on the messages beside it:
+//   - a rank posts its step when the previous one has completed and its ⊕
+//     are done (plus the ⊕ of an acc+input send); with LogGP overheads
+//     (a topology on a LogGP platform) a step with both halves first
+//     spends max(o, g) in MPI_Isend (SMPI's smpi/ois sleep, before the
+//     step's receive is posted); a step with one half is a blocking
+//     MPI_Send or MPI_Recv (SMPI's MPI_Sendrecv with MPI_PROC_NULL:
+//     smpi_pmpi_request.cpp), whose rendezvous send SMPI charges nothing
+//     (smpi/os is slept only for detached or nonblocking sends:
+//     smpi_request.cpp, Request::start, at v3.32);
+//   - a message starts when both of its halves are posted, as a flow of
+//     bytes + envelope over the route between the two ranks' nodes
+//     (latency, then bandwidth shared max-min); both halves end when it
+//     arrives. SMPI charges no receive overhead on a rendezvous message
+//     (smpi/or is slept only for detached ones: smpi_request.cpp,
+//     finish_wait, at v3.32).
+//   - messages that start at one instant start in rank order (SimGrid's
+//     actors run in an order of their own; ties of that kind change times
+//     by rounding: fluid.hpp).
+// Flat LogGP platforms (eager sends, bytes paid by the sender, unbounded
+// links) share nothing a message's time depends on: loggp.hpp evaluates
+// them exactly, as it does flat α-β platforms of one rank a node.
+//
+// Cost: O(steps · log p) for the rank events plus fluid.hpp's solves, the
+// largest part where many messages share one link (a fat tree's uplinks).
+// Memory: ~100 bytes a rank, PlanSteps's holdings, fluid.hpp's ~90 bytes a
+// message in flight plus 32 a hop.
+#pragma once
+
+#include "loggp.hpp"
+#include "platform.hpp"
+
+namespace collsim::engine {
+
+// Does a plan's time on `pf` depend on shared links: bytes on the links
+// (platforms::bytes_on_links) and ranks sharing nodes, a topology, or half
+// duplex links (a rank's send and receive share one)?
+bool shares_links(const Machine &pf);
+
+// The plan's time on `pf` (platform_xml of it as SMPI runs it). Throws
+// std::invalid_argument on a plan that cannot run to its end, or on a
+// platform whose senders pay the bytes (shares_links is false there).
+Result evaluate_shared(const plan::Plan &plan, const BlockBytes &block_bytes,
+                       const Machine &pf, bool per_rank = false,
+                       EventSink *sink = nullptr);
+
+} // namespace collsim::engine
