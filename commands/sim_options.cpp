@@ -356,8 +356,9 @@ void add_engine_options(cli::po::options_description& opts) {
       "without SimGrid, under --rules; memory grows with the ranks, about 150-360 bytes each at 1 MiB on loggp: "
       "162 MB for a binomial bcast at p = 2^20, 372 MB for a circulant one)")(
       "rules", value<std::string>()->default_value("smpi"),
-      "--engine loggp's rule set: smpi (SMPI's rules on the platform: full-duplex rendezvous, L = alpha, G = beta; "
-      "with --o/--g eager sends, the sender busy max(o,g) + mG) "
+      "--engine loggp's rule set: smpi (SMPI's rules on the platform: rendezvous, L = alpha, G = beta; "
+      "with --o/--g eager sends, the sender busy max(o,g) + mG; where ranks share nodes, on a --topology or "
+      "half duplex, messages share links as SimGrid shares them: docs/engine.md) "
       "or loggopsim (LogGOPSim's LogGOPS rules for the plan's GOAL export, `collsim plan --format goal`: o, g, "
       "eager messages up to 65535 bytes, rendezvous above; calc = gamma per byte; times in whole picoseconds; the "
       "only rules for a GOAL file, run --plan F.goal)")(

@@ -13,8 +13,8 @@
 // bw = 1/intra β, FATPIPE, i.e. no sharing between concurrent intra-node
 // flows — SimGrid's default for cluster loopbacks).
 //
-// LogGP overheads (o, g > 0; Alexandrov et al., SPAA '95): every message is
-// sent eagerly (SMPI's detached sends, flowing before the receive is posted),
+// LogGP overheads (o, g > 0; Alexandrov et al., SPAA '95; the rule itself
+// is machine.hpp's): every message is sent eagerly (SMPI's detached sends, flowing before the receive is posted),
 // the sender is busy max(o, g) + m·G before each send of m bytes leaves
 // (smpi/os for MPI_Send, smpi/ois for MPI_Isend and MPI_Sendrecv), the wire
 // adds L = α (its bandwidth is unbounded: G was paid at the sender, so a
@@ -29,8 +29,11 @@
 // share them (contention), and messages use the rendezvous protocol as on
 // the α-β platforms (a blocking send returns when its message has arrived;
 // eager sends would let a tree's consecutive sends share the sender's link);
-// the sender is busy max(o, g) before each send and the receiver o after
-// each receive. Measured at p = 1,024, 64 KiB (tests/test_sim.cpp): a 2:1
+// SMPI then charges the overheads only where a send is nonblocking: a
+// plan step with both halves (MPI_Sendrecv) spends max(o, g) in MPI_Isend
+// before its messages are posted; a blocking send (a step with one half)
+// and every rendezvous receive are charged nothing (engine/shared_links.hpp
+// follows this). Measured at p = 1,024, 64 KiB (tests/test_sim.cpp): a 2:1
 // taper adds exactly 5mG to recursive doubling and nothing to binomial.
 // With o = g = 0 messages use the rendezvous protocol
 // (send-is-detached-thresh 0) and the links' bandwidth 1/β, the α-β models'

@@ -6,10 +6,9 @@
 // tree, whose leaves hold 32 nodes). scripts/engine_vs_smpi.sh makes the
 // same table at the issue's sizes (1,024 ranks).
 //
-// Today the engine knows one rank per node and no shared link: it passes on
-// the flat shapes; the shapes with nodes of several ranks or a topology
-// (SharedLinks_*) wait for issue 33 item 1 (the engine's shared NICs, node
-// links and topology links), and are disabled until then.
+// The flat shapes run on the engine's sweep (engine/loggp.hpp), those with
+// nodes of several ranks, a topology or round-robin placement
+// (SharedLinks_*) on its shared links (engine/shared_links.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
