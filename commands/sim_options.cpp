@@ -332,6 +332,11 @@ EngineRules read_rules(const cli::po::variables_map& vm) {
   const std::string set = vm["rules"].as<std::string>();
   cli::require_one_of(set, "rules", {"smpi", "loggopsim"});
   if (set == "loggopsim") rules.set = EngineRules::Set::loggopsim;
+  const std::string contention = vm["contention"].as<std::string>();
+  cli::require_one_of(contention, "contention", {"on", "off"});
+  rules.contention = contention == "on";
+  if (!rules.contention && rules.set != EngineRules::Set::smpi)
+    throw UsageError("--contention is for --rules smpi (the loggopsim rules share no link)");
   struct Param {
     const char* name;
     std::optional<double>* field;
@@ -362,6 +367,9 @@ void add_engine_options(cli::po::options_description& opts) {
       "or loggopsim (LogGOPSim's LogGOPS rules for the plan's GOAL export, `collsim plan --format goal`: o, g, "
       "eager messages up to 65535 bytes, rendezvous above; calc = gamma per byte; times in whole picoseconds; the "
       "only rules for a GOAL file, run --plan F.goal)")(
+      "contention", value<std::string>()->default_value("on"),
+      "--engine loggp --rules smpi: on (messages that meet share links as SimGrid shares them) or off (every "
+      "message as if alone, as the engine did before issue 33: to see what sharing costs)")(
       "L", value<double>(), "--engine loggp: latency L in seconds (default: the platform's alpha)")(
       "G", value<double>(), "--engine loggp: seconds per byte G (default: the platform's beta)");
   add_max_messages_option(opts);
@@ -371,7 +379,7 @@ std::optional<EngineRules> read_engine_options(const cli::po::variables_map& vm)
   const std::string engine = vm["engine"].as<std::string>();
   cli::require_one_of(engine, "engine", {"smpi", "loggp"});
   if (engine == "loggp") return read_rules(vm);
-  for (const char* name : {"rules", "L", "G"})
+  for (const char* name : {"rules", "contention", "L", "G"})
     if (vm.count(name) && !vm[name].defaulted()) throw UsageError(std::string("--") + name + " is for --engine loggp");
   return std::nullopt;
 }

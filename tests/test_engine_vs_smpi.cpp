@@ -73,8 +73,10 @@ std::vector<Cell> cross(int64_t p, const std::vector<std::string>& platform) {
   std::vector<Cell> cells;
   for (Collective c : kCollectives)
     for (const std::string& name : plan::plan_algorithms(c)) {
-      const std::vector<std::string> args = std::vector<std::string>{
-          "--collective", collective_name(c), "--algo", name, "--p", std::to_string(p), "--size", sizes} + platform;
+      const std::vector<std::string> args =
+          std::vector<std::string>{"--collective", collective_name(c), "--algo", name,
+                                   "--p",          std::to_string(p),  "--size", sizes} +
+          platform;
       const auto smpi = rows_by_bytes(args + std::vector<std::string>{"--engine", "smpi"});
       const auto engine = rows_by_bytes(args + std::vector<std::string>{"--engine", "loggp"});
       for (int64_t b : kSizes) {
@@ -99,8 +101,8 @@ void expect_within_bounds(int64_t p, const std::vector<std::string>& platform) {
   std::vector<double> ratios;
   for (const Cell& cell : cells) {
     ratios.push_back(cell.ratio());
-    EXPECT_NEAR(cell.ratio(), 1.0, 0.05) << cell.what << ": engine " << cell.engine_us << " us, SMPI "
-                                         << cell.smpi_us << " us";
+    EXPECT_NEAR(cell.ratio(), 1.0, 0.05) << cell.what << ": engine " << cell.engine_us << " us, SMPI " << cell.smpi_us
+                                         << " us";
   }
   std::sort(ratios.begin(), ratios.end());
   const size_t n = ratios.size();
@@ -127,8 +129,8 @@ TEST(EngineVsSmpi, SharedLinks_OmnipathNodes) {
 }
 
 TEST(EngineVsSmpi, SharedLinks_LogGPNodes) {
-  expect_within_bounds(16, std::vector<std::string>{"--platform", "loggp", "--nodes", "4", "--cores-per-node", "4"} +
-                               kOmnipathIntra);
+  expect_within_bounds(
+      16, std::vector<std::string>{"--platform", "loggp", "--nodes", "4", "--cores-per-node", "4"} + kOmnipathIntra);
 }
 
 TEST(EngineVsSmpi, SharedLinks_FatTree) {
@@ -144,8 +146,8 @@ TEST(EngineVsSmpi, SharedLinks_RomeNodes) {
 }
 
 TEST(EngineVsSmpi, SharedLinks_RoundRobin) {
-  expect_within_bounds(16, {"--platform", "omnipath36x32", "--nodes", "4", "--cores-per-node", "4", "--placement",
-                            "round-robin"});
+  expect_within_bounds(
+      16, {"--platform", "omnipath36x32", "--nodes", "4", "--cores-per-node", "4", "--placement", "round-robin"});
 }
 
 // The incast check. tests/data/incast32.plan: a commutative reduce over 64
@@ -164,18 +166,43 @@ constexpr int kSenders = 32, kTreeRounds = 5;  // log2 32
 
 std::string incast_plan() { return std::string(COLLSIM_SOURCE_DIR) + "/tests/data/incast32.plan"; }
 
-// `collsim run --plan incast32.plan` on 64 ranks of `nodes` x `cores` under `engine`.
-double incast_us(int nodes, int cores, const std::string& engine) {
+// `collsim run --plan incast32.plan` on 64 ranks of `nodes` x `cores` under
+// `engine` (and more options).
+double incast_us(int nodes, int cores, const std::string& engine, const std::vector<std::string>& more = {}) {
   auto num = [](double v) {  // every digit of v
     char text[32];
     std::snprintf(text, sizeof text, "%.17g", v);
     return std::string(text);
   };
-  const auto rows = rows_by_bytes({"--collective", "reduce", "--plan", incast_plan(), "--p", "64", "--root", "32",
-                                   "--size", "1MiB", "--platform", "alphabeta", "--nodes", std::to_string(nodes),
-                                   "--cores-per-node", std::to_string(cores), "--alpha", num(kAlpha), "--beta",
-                                   num(kBeta), "--gamma", num(kGamma), "--intra-alpha", num(kIntraAlpha),
-                                   "--intra-beta", num(kIntraBeta), "--engine", engine});
+  const auto rows = rows_by_bytes(std::vector<std::string>{"--collective",
+                                                           "reduce",
+                                                           "--plan",
+                                                           incast_plan(),
+                                                           "--p",
+                                                           "64",
+                                                           "--root",
+                                                           "32",
+                                                           "--size",
+                                                           "1MiB",
+                                                           "--platform",
+                                                           "alphabeta",
+                                                           "--nodes",
+                                                           std::to_string(nodes),
+                                                           "--cores-per-node",
+                                                           std::to_string(cores),
+                                                           "--alpha",
+                                                           num(kAlpha),
+                                                           "--beta",
+                                                           num(kBeta),
+                                                           "--gamma",
+                                                           num(kGamma),
+                                                           "--intra-alpha",
+                                                           num(kIntraAlpha),
+                                                           "--intra-beta",
+                                                           num(kIntraBeta),
+                                                           "--engine",
+                                                           engine} +
+                                  more);
   EXPECT_EQ(rows.size(), 1u);
   return rows.empty() ? 0 : rows.begin()->second.time_us;
 }
@@ -219,6 +246,13 @@ TEST(Incast, EngineSpreadOverNodes) {
 // messages use the whole link: 1,239.829 µs, the spread incast's link time.
 TEST(Incast, EngineSharesTheNodeLinkAmongThirtyTwoMessages) {
   EXPECT_NEAR(incast_us(2, 32, "loggp"), incast_on_two_nodes_us(), 1e-5 * incast_on_two_nodes_us());
+}
+
+// --contention off: every message as if alone on its links, the first
+// phase one message's time, then the tree within node 1.
+TEST(Incast, EngineWithoutContentionGivesEachMessageTheWholeLink) {
+  const double alone_us = (tree_round(kAlpha, kBeta) + kTreeRounds * tree_round(kIntraAlpha, kIntraBeta)) * 1e6;
+  EXPECT_NEAR(incast_us(2, 32, "loggp", {"--contention", "off"}), alone_us, 1e-5 * alone_us);
 }
 
 }  // namespace

@@ -20,6 +20,10 @@ struct EngineRules {
   enum class Set { smpi, loggopsim };
   Set set = Set::smpi;
   std::optional<double> L, G;  // seconds; G in seconds per byte (o and g: the platform's)
+  // The smpi rules' links shared as SimGrid shares them where messages meet
+  // (engine/shared_links.hpp); false: every message as if alone (what the
+  // engine said before issue 33, for a with/without comparison).
+  bool contention = true;
 };
 
 // Throws std::invalid_argument for an algorithm without a plan builder
