@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Which algorithm wins at scale, with and without shared links (issue 33,
+# item 6): `collsim run --engine loggp` of every algorithm of ours with a
+# plan, for each collective, topology and p, once with the links shared as
+# SimGrid shares them (--contention on) and once with every message alone
+# (--contention off, what the engine said before issue 33), then the cells
+# where the verdict flips.
+#
+#   scripts/verdicts_at_scale.sh [--out DIR] [--p LIST] [--sizes A:B]
+#                                [--collectives A,B] [--topologies A,B]
+#
+# Machine: the default loggp platform's L, o, g, G between nodes, 128-core
+# nodes with rome200x128's intra-node alpha and beta (0.4 us, 0.15 ns/B;
+# loggp has none), wired as each topology (fat-tree:2, a 2:1 taper above
+# leaves of 32 nodes; dragonfly, the default shape for the nodes). Our
+# algorithms with a plan compete (the classic ones, binomial, recursive
+# doubling, ring, ..., are among them); one the engine refuses (too much
+# work, or no plan) is left out of that cell and named in DIR/skipped.txt.
+# Defaults: p = 16384,131072,1048576; sizes 8:64MiB; bcast, allreduce,
+# allgatherv; fat-tree:2,dragonfly; DIR = results/verdicts-at-scale.
+#
+# Writes DIR/rows.csv (every run's rows: run's CSV columns and contention),
+# DIR/verdicts.csv (collective,topology,p,bytes,winner_shared,
+# time_shared_us,winner_alone,time_alone_us,alone_winner_shared_us,flips)
+# and DIR/summary.md (the flips, per collective, topology and p).
+set -euo pipefail
+usage="usage: $0 [--out DIR] [--p LIST] [--sizes A:B] [--collectives A,B] [--topologies A,B]"
+cd "$(dirname "$0")/.."
+collsim=${COLLSIM:-./build/cli/collsim}
+
+out=results/verdicts-at-scale ps=16384,131072,1048576 sizes=8:64MiB
+collectives=bcast,allreduce,allgatherv topologies=fat-tree:2,dragonfly
+while (($#)); do
+  case "$1" in
+    --out | --p | --sizes | --collectives | --topologies)
+      (($# >= 2)) || { echo "$1 needs a value; $usage" >&2; exit 2; }
+      case "$1" in
+        --out) out=$2 ;;
+        --p) ps=$2 ;;
+        --sizes) sizes=$2 ;;
+        --collectives) collectives=$2 ;;
+        --topologies) topologies=$2 ;;
+      esac
+      shift 2 ;;
+    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "unknown argument '$1'; $usage" >&2; exit 2 ;;
+  esac
+done
+[[ -x "$collsim" ]] || { echo "no collsim at $collsim: build it first (cmake --build build --target collsim)" >&2; exit 2; }
+mkdir -p -- "$out"
+
+# shellcheck source=scripts/algorithm_names.sh
+. scripts/algorithm_names.sh
+machine=(--platform loggp --cores-per-node 128 --intra-alpha 0.4e-6 --intra-beta 0.15e-9)
+rows="$out/rows.csv" skipped="$out/skipped.txt"
+: >"$skipped"
+header=""
+IFS=, read -r -a collective_list <<<"$collectives"
+IFS=, read -r -a topology_list <<<"$topologies"
+IFS=, read -r -a p_list <<<"$ps"
+for c in "${collective_list[@]}"; do
+  mapfile -t algos < <(algorithm_names "$collsim" "$c" ours)
+  for t in "${topology_list[@]}"; do
+    for p in "${p_list[@]}"; do
+      for contention in on off; do
+        echo "verdicts at scale: $c $t p=$p contention $contention" >&2
+        start=$SECONDS
+        for a in "${algos[@]}"; do
+          if ! csv=$("$collsim" run --engine loggp --contention "$contention" --collective "$c" --algo "$a" --p "$p" \
+            --size "$sizes" --topology "$t" "${machine[@]}" --format csv 2>"$out/stderr.txt" </dev/null); then
+            echo "$c $t p=$p $a contention $contention: $(tail -1 "$out/stderr.txt")" >>"$skipped"
+            continue
+          fi
+          [[ -n "$header" ]] || { header=$(head -1 <<<"$csv"); echo "$header,topology,contention" >"$rows"; }
+          tail -n +2 <<<"$csv" | sed "s/\$/,$t,$contention/" >>"$rows"
+        done
+        echo "  $((SECONDS - start)) s" >&2
+      done
+    done
+  done
+done
+rm -f "$out/stderr.txt"
+
+# Per (collective, topology, p, bytes): the fastest with and without
+# sharing, and what the latter's algorithm takes with sharing.
+awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+  { key = $col["collective"] "," $col["topology"] "," $col["p"] "," $col["bytes"]; t = $col["time_us"] + 0
+    side = $col["contention"]; time[key "," side "," $col["algorithm"]] = t; keys[key] = 1
+    if (!((key "," side) in best) || t < best[key "," side]) { best[key "," side] = t; who[key "," side] = $col["algorithm"] } }
+  END { for (k in keys) { on = who[k ",on"]; off = who[k ",off"]
+      printf "%s,%s,%.3f,%s,%.3f,%.3f,%d\n", k, on, best[k ",on"], off, best[k ",off"], time[k ",on," off], on != off } }' \
+  "$rows" | sort -t, -k1,1 -k2,2 -k3,3n -k4,4n >"$out/verdicts.body"
+{
+  echo "collective,topology,p,bytes,winner_shared,time_shared_us,winner_alone,time_alone_us,alone_winner_shared_us,flips"
+  cat "$out/verdicts.body"
+} >"$out/verdicts.csv"
+rm -f "$out/verdicts.body"
+
+{
+  echo "# Verdicts at scale, with and without shared links"
+  echo
+  echo "\`scripts/verdicts_at_scale.sh\`: \`collsim run --engine loggp\`, loggp's L, o, g, G between nodes,"
+  echo "128-core nodes (intra alpha 0.4 us, beta 0.15 ns/B), sizes $sizes; winner with the links shared"
+  echo "(\`--contention on\`) against every message alone (\`--contention off\`). A flip: the two verdicts differ;"
+  echo "the last column is what the alone verdict's algorithm really takes."
+  echo
+  echo "| collective | topology | p | cells | flips | example flip (bytes: shared winner us vs alone winner us with sharing) |"
+  echo "|---|---|---|---|---|---|"
+  awk -F, 'NR > 1 { key = $1 " | " $2 " | " $3; cells[key]++; if ($10 == 1) { flips[key]++;
+      if (!(key in ex)) ex[key] = $4 " B: " $5 " " $6 " vs " $7 " " $9 } order[key] = NR }
+    END { for (k in cells) printf "| %s | %d | %d | %s |\n", k, cells[k], flips[k] + 0, (k in ex) ? ex[k] : "-" }' \
+    "$out/verdicts.csv" | sort
+} >"$out/summary.md"
+echo "wrote $out/rows.csv, $out/verdicts.csv and $out/summary.md ($(wc -l <"$skipped") runs skipped: $skipped)" >&2
