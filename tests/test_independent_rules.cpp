@@ -112,5 +112,26 @@ TEST(IndependentRules, NodePlacementDecidesWhichMessagesStayInANode) {
     }
 }
 
+// The same chain on the default LogGP platform (eager sends, the sender
+// paying m·G: platform.hpp), 2 nodes of 2 cores: a message between nodes
+// takes max(o, g) + mG + L + o = 1.5 + 104.8576 + 2.5 + 1.5 us; within a
+// node the loopback's α and (m + 16)β as well as the sender's mG:
+// 1.5 + 104.8576 + 1 + 104.8592 + 1.5 us (engine/loggp.cpp's sweep, which
+// places ranks itself: flat LogGP shares no link).
+TEST(IndependentRules, NodePlacementOnLogGpChargesTheSenderAndTheLoopback) {
+  const double inter_us = 1.5 + 104.8576 + 2.5 + 1.5, intra_us = 1.5 + 104.8576 + 1 + 104.8592 + 1.5;
+  const std::vector<std::pair<std::string, double>> placements = {{"block", 2 * intra_us + inter_us},
+                                                                  {"round-robin", 3 * inter_us}};
+  for (const auto& [placement, by_hand_us] : placements)
+    for (const char* engine : {"smpi", "loggp"}) {
+      const Row row = run_row({"--collective", "bcast", "--algo", "linear-pipeline", "--blocks", "1", "--p", "4",
+                               "--size", "1MiB", "--platform", "loggp", "--nodes", "2", "--cores-per-node", "2",
+                               "--intra-alpha", "1e-6", "--intra-beta", "1e-10", "--placement", placement, "--engine",
+                               engine});
+      EXPECT_TRUE(row.correct);
+      EXPECT_NEAR(row.time_us, by_hand_us, 1e-3) << placement << " " << engine;
+    }
+}
+
 }  // namespace
 }  // namespace collsim
