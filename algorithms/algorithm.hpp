@@ -45,14 +45,6 @@ struct Net : platforms::Machine {
     n.cores_per_node = 1, n.round_robin = false;
     return n;
   }
-  // The α-β network a model that evaluates its plan on the engine
-  // (reduce binary-tree-pipeline) assumes: a message's fixed cost paid as
-  // one latency, so that no o or g turns on the engine's eager rules.
-  Net alpha_beta() const {
-    Net n = *this;
-    n.alpha = per_message(), n.o = n.g = 0;
-    return n;
-  }
   // Ranks on a full node and the node count, for p ranks.
   int64_t node_ranks(int64_t p) const { return node_size() < p ? node_size() : p; }
   int64_t node_count(int64_t p) const { return (p - 1) / node_ranks(p) + 1; }

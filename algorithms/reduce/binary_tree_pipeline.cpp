@@ -9,9 +9,10 @@
 // T = α + β⌈m/n⌉ + γ⌈m/n⌉, after filling the tree: about
 // 2(n − 1 + ⌈log2 p⌉)T; a chain (p = 3 at root 0) takes one step per block.
 // No closed form follows the fill of the uneven in-order subtrees, so the
-// model is the plan itself (root 0) under the α-β rules of the plan engine
-// (engine/loggp.hpp), which are SMPI's on a full-duplex α-β platform: exact
-// at root 0; another root changes the tree's shape by a few %.
+// model is the plan itself (root 0) on the plan engine (engine/loggp.hpp:
+// SMPI's rules on the machine, one rank a node), exact at root 0 on a
+// full-duplex flat platform; another root changes the tree's shape by a
+// few %.
 // Limits: any p, any root, any n ≥ 1; any ⊕ (rank order kept).
 // Memory: the rank's steps, one block each way (the executor).
 // Runs as its plan through the plan executor; this file holds its model.
@@ -25,7 +26,7 @@ namespace collsim::sim {
 double model_reduce_binary_tree_pipeline(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
   if (p < 2 || bytes == 0) return 0;
   const plan::Plan pl = plan::build_plan(Collective::reduce, "binary-tree-pipeline", p, 0, blocks);
-  return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element), net.alpha_beta().between_nodes())
+  return engine::evaluate(pl, engine::even_blocks(pl.header, bytes, net.element), net.between_nodes())
       .time;
 }
 
