@@ -19,7 +19,12 @@ namespace {
 // rank has no step left. Only a half waiting for its peer is a rank.
 constexpr int32_t kNone = -1, kNoMatch = -2, kFinished = -3;
 
-// A rank's current step, reduced to what the rules need, in 48 bytes: the
+// Eager rules: messages a rank keeps in its state, not in the overflow
+// (Evaluator::Arrivals): a lock-step plan has at most one or two messages
+// in flight to a rank (two-tree bcast: one from each tree's parent).
+constexpr int kInbox = 2;
+
+// A rank's current step, reduced to what the rules need, in 80 bytes: the
 // hot loop reads a rank and its peers, and neighbouring ranks share cache
 // lines.
 struct RankState {
@@ -27,9 +32,11 @@ struct RankState {
   double ready = 0;     // the latest of post and its halves' ends so far
   double after = 0;     // its ⊕ after the halves
   double recv_post = 0; // eager rules: when the receive half is posted
+  double inbox[kInbox] = {}; // eager rules: arrivals of messages waiting here
   int64_t send_bytes = 0;
   int64_t steps_done = 0; // for the error on a plan that stops
   int32_t send_to = kNone, recv_from = kNone;
+  int32_t inbox_from[kInbox] = {kNone, kNone}; // their senders, kNone: free
 };
 
 // The ranks to advance, a two-level bitset swept in rank order. What a
@@ -90,8 +97,10 @@ public:
         eager_(net.has_overheads()), node_size_(net.node_size()),
         ranks_(static_cast<size_t>(plan.header.p)), pending_(plan.header.p),
         sink_(sink) {
-    if (sink_)
+    if (sink_) {
       after_bytes_.assign(ranks_.size(), 0);
+      inbox_traced_.resize(ranks_.size() * kInbox);
+    }
     for (int64_t r = 0; r < h_.p; ++r) {
       start_step(r, 0);
       pending_.add(r);
@@ -143,16 +152,15 @@ private:
     if (sink_)
       after_bytes_[static_cast<size_t>(r)] = c.after_bytes;
     s.post = s.ready = s.recv_post = t + c.before;
-    if (eager_ && s.send_to >= 0)
-      send_eagerly(r);
   }
 
   // The eager rules' send: it leaves after the sender's overhead and bytes
   // (m·G, whoever receives it: SMPI's smpi/ois charges them to every send),
-  // and waits at the receiver's end (a queue per pair: the k-th send from r
-  // to s meets s's k-th receive from r); the step's receive is posted after
-  // it. Between nodes it then takes L (the links are all but unbounded:
-  // platform.hpp); within a node the loopback link's α and β as well.
+  // and waits at the receiver's end (in order per pair: the k-th send from
+  // r to s meets s's k-th receive from r); the step's receive is posted
+  // after it. Between nodes it then takes L (the links are all but
+  // unbounded: platform.hpp); within a node the loopback link's α and β as
+  // well.
   void send_eagerly(int64_t r) {
     RankState &s = at(r);
     const double leave = s.post + net_.send_overhead() +
@@ -163,62 +171,135 @@ private:
                   static_cast<double>(s.send_bytes + net_.envelope) *
                       net_.intra_beta
             : net_.alpha;
-    Arrivals &q = inflight_[pair_key(r, s.send_to)];
-    q.push_back(leave + flight);
+    MessageEvent traced;
     if (sink_)
-      q.traced.push_back({r, s.send_to, s.send_bytes, s.steps_done, s.post,
-                          s.post, q.times.back(), leave, 0});
+      traced = {r, s.send_to, s.send_bytes, s.steps_done, s.post,
+                s.post, leave + flight, leave, 0};
+    deliver(r, s.send_to, leave + flight, traced);
     if (at(s.send_to).recv_from == r)
       pending_.add(s.send_to);
     s.ready = s.recv_post = leave;
     s.send_to = kNone;
     ++messages_;
   }
+
+  // Puts a message from `from` arriving at `time` where `to`'s receive
+  // looks for it: a free slot of the receiver's inbox where no earlier
+  // message of the pair waits (so the inbox holds its pairs' oldest), else
+  // the pair's queue in the overflow.
+  void deliver(int64_t from, int64_t to, double time,
+               const MessageEvent &traced) {
+    RankState &receiver = at(to);
+    bool pair_waits = false;
+    int slot = -1; // a free one
+    for (int i = 0; i < kInbox; ++i) {
+      pair_waits = pair_waits || receiver.inbox_from[i] == from;
+      if (receiver.inbox_from[i] == kNone)
+        slot = i;
+    }
+    if (!pair_waits && slot >= 0 &&
+        (overflow_.empty() || !overflow_.count(pair_key(from, to)))) {
+      receiver.inbox_from[slot] = static_cast<int32_t>(from);
+      receiver.inbox[slot] = time;
+      if (sink_)
+        inbox_traced_[static_cast<size_t>(to * kInbox + slot)] = traced;
+      return;
+    }
+    Arrivals &q = overflow_[pair_key(from, to)];
+    q.times.push_back(time);
+    if (sink_)
+      q.traced.push_back(traced);
+  }
   static uint64_t pair_key(int64_t from, int64_t to) {
     return static_cast<uint64_t>(from) << 32 | static_cast<uint64_t>(to);
   }
 
-  // The eager rules' receive of rank r, if its message has been sent.
+  // The eager rules' receive of rank r, if its message has been sent: the
+  // inbox's if one is from r's peer, else the oldest of the pair's overflow.
   void receive_eagerly(int64_t r) {
     RankState &s = at(r);
-    const auto it = inflight_.find(pair_key(s.recv_from, r));
-    if (it == inflight_.end())
-      return;
-    Arrivals &q = it->second;
-    const double done =
-        std::max(s.recv_post, q.times[q.head]) + net_.recv_overhead();
-    s.ready = std::max(s.ready, done);
-    if (sink_) {
-      q.traced[q.head].end = std::max(s.recv_post, q.times[q.head]);
-      q.traced[q.head].receiver_done = done;
-      sink_->message(q.traced[q.head]);
+    double arrival = 0;
+    MessageEvent *traced = nullptr;
+    Arrivals *q = nullptr;
+    std::unordered_map<uint64_t, Arrivals>::iterator it;
+    int slot = 0;
+    while (slot < kInbox && s.inbox_from[slot] != s.recv_from)
+      ++slot;
+    if (slot < kInbox) {
+      arrival = s.inbox[slot];
+      s.inbox_from[slot] = kNone;
+      if (sink_)
+        traced = &inbox_traced_[static_cast<size_t>(r * kInbox + slot)];
+    } else {
+      if (overflow_.empty() ||
+          (it = overflow_.find(pair_key(s.recv_from, r))) == overflow_.end())
+        return;
+      q = &it->second;
+      arrival = q->times[q->head];
+      if (sink_)
+        traced = &q->traced[q->head];
     }
-    ++q.head;
-    if (q.head == q.times.size())
-      inflight_.erase(it);
+    const double done = std::max(s.recv_post, arrival) + net_.recv_overhead();
+    s.ready = std::max(s.ready, done);
+    if (traced) {
+      traced->end = std::max(s.recv_post, arrival);
+      traced->receiver_done = done;
+      sink_->message(*traced);
+    }
+    if (q && ++q->head == q->times.size())
+      overflow_.erase(it);
     s.recv_from = kNone;
+  }
+
+  void advance(int64_t r) {
+    eager_ ? advance_eagerly(r) : advance_rendezvous(r);
   }
 
   // Matches rank r's current halves where the peers are ready, and runs
   // its steps on while they complete: a step ends when both halves have (a
   // fold step: when it is posted), then its ⊕ follow.
-  void advance(int64_t r) {
+  void advance_rendezvous(int64_t r) {
     RankState &s = at(r);
     for (;;) {
       if (s.send_to >= 0)
         match(r, s.send_to, s.send_to);
-      if (s.recv_from >= 0 && eager_)
-        receive_eagerly(r);
       if (s.recv_from >= 0)
         match(s.recv_from, r, s.recv_from);
       if (s.send_to != kNone || s.recv_from != kNone)
         return;
-      if (sink_ && after_bytes_[static_cast<size_t>(r)] > 0)
-        sink_->combine({r, after_bytes_[static_cast<size_t>(r)], s.steps_done,
-                        s.ready, s.ready + s.after});
-      ++s.steps_done;
-      start_step(r, s.ready + s.after);
+      finish_step(r);
     }
+  }
+
+  // The eager rules take a rank one step a visit, its send at the visit
+  // (not when the step is posted): a rank then sends at most one message a
+  // sweep and its receiver takes it in the same sweep or the next, so
+  // messages rarely wait behind another in the receiver's inbox (run ahead
+  // as far as its peers allow, as the rendezvous rules do, a rank sent a
+  // round's messages before their receivers had taken the last round's, and
+  // each message cost a hash map's insertion: 67 s at p = 2^20). When a
+  // message is sent does not change when it arrives.
+  void advance_eagerly(int64_t r) {
+    RankState &s = at(r);
+    if (s.send_to >= 0)
+      send_eagerly(r);
+    if (s.recv_from >= 0)
+      receive_eagerly(r);
+    if (s.send_to != kNone || s.recv_from != kNone)
+      return;
+    finish_step(r);
+    if (s.send_to != kFinished)
+      pending_.add(r);
+  }
+
+  // Rank r's step has both halves: its ⊕ after them, then its next step.
+  void finish_step(int64_t r) {
+    RankState &s = at(r);
+    if (sink_ && after_bytes_[static_cast<size_t>(r)] > 0)
+      sink_->combine({r, after_bytes_[static_cast<size_t>(r)], s.steps_done,
+                      s.ready, s.ready + s.after});
+    ++s.steps_done;
+    start_step(r, s.ready + s.after);
   }
 
   // The message from `from` to `to`, if both current steps hold its
@@ -260,15 +341,16 @@ private:
   bool eager_;        // o or g: SMPI's eager rules
   int64_t node_size_; // ranks a node
   std::vector<RankState> ranks_;
-  // Eager rules: the arrival times of messages sent and not yet received,
-  // per (sender, receiver), in order; only pairs with one in flight.
+  // Eager rules: the arrival times of messages sent and not yet received
+  // that found their receiver's inbox taken, per (sender, receiver), in
+  // order; only pairs with one waiting.
   struct Arrivals {
     std::vector<double> times;
     std::vector<MessageEvent> traced; // with a sink: the messages themselves
     size_t head = 0;
-    void push_back(double t) { times.push_back(t); }
   };
-  std::unordered_map<uint64_t, Arrivals> inflight_;
+  std::unordered_map<uint64_t, Arrivals> overflow_;
+  std::vector<MessageEvent> inbox_traced_; // with a sink: [r·kInbox + slot]
   RankSet pending_;
   int64_t messages_ = 0;
   EventSink *sink_;                  // null: no tracing

@@ -20,16 +20,20 @@
 // platform instead: a send never waits for its receiver (see below).
 //
 // Cost: O(total steps + listed runs + sweeps·p/4096): ranks are advanced
-// in sweeps in rank order, each as far as its peers allow, every message
-// matched once; a plan takes about as many sweeps as it has rounds
-// (two-tree bcast at p = 2^20, 89 blocks: 109 sweeps, 93 M messages, 6 s
-// of CPU on this project's slow machine). Where blocks start empty (bcast, allgatherv,
-// exscan), holdings are kept per block: receives and folds cost per
-// listed block there. Memory: per rank 48 bytes, its step source (the rest
-// of a streamed plan's steps from O(1) state, 100-150 bytes; a plan that
-// is not streamed holds all of the rank's steps there), and B bits of
-// holdings where blocks start empty; whatever the steps' total. A rank's
-// source is released when it finishes.
+// in sweeps in rank order, each as far as its peers allow (under the eager
+// rules one step a visit, so that a message is taken from its receiver's
+// state, not from a hash map), every message matched once; a plan takes
+// about as many sweeps as it has rounds (up to twice that under the eager
+// rules, and an eager linear pipeline about p + n). At p = 2^20, 1 MiB, every O(log p)-round plan
+// of ours takes under 7 s of CPU on this project's slow machine, eager or
+// not (two-tree bcast on alphabeta, 89 blocks: 93 M messages, 6.5 s).
+// Where blocks start empty (bcast, allgatherv, exscan), holdings are kept
+// per block: receives and folds cost per listed block there (step_costs.hpp
+// says where they are not kept). Memory: per rank 80 bytes, its step source
+// (the rest of a streamed plan's steps from O(1) state, 100-150 bytes; a
+// plan that is not streamed holds all of the rank's steps there), and B
+// bits of holdings where blocks start empty; whatever the steps' total. A
+// rank's source is released when it finishes.
 #pragma once
 
 #include <algorithm>

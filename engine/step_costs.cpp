@@ -1,6 +1,8 @@
 #include "step_costs.hpp"
 
+#include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace collsim::engine {
 
@@ -10,25 +12,55 @@ PlanSteps::PlanSteps(const plan::Plan &plan, const BlockBytes &bytes,
       sources_(static_cast<size_t>(plan.header.p)) {
   const int64_t p = h_.p;
   // Where blocks start empty (plan::starts_empty) a store costs nothing
-  // and the first combine into a block is a copy, as in the executor.
+  // and the first combine into a block is a copy, as in the executor: which
+  // blocks each rank holds is kept, p·B bits, where that fits kMaxHoldings.
+  // Past it, a bcast or an allgatherv whose every receive is a store and
+  // which folds nothing (each of ours) costs the same whatever it holds, so
+  // nothing is kept, and a step that would read the holdings is refused
+  // when it comes (read_held).
   if (plan::starts_empty(h_.collective)) {
-    if (p > (int64_t{1} << 32) / h_.blocks)
-      throw std::invalid_argument(
-          "plan too large for the engine: p × blocks > 2^32 holdings");
-    held_.assign(static_cast<size_t>(p * h_.blocks), false);
-    for (int64_t b = 0; b < h_.blocks; ++b)
-      if (h_.collective != Collective::exscan)
-        held_[static_cast<size_t>(plan::block_owner(h_, b) * h_.blocks + b)] =
-            true;
+    if (!holdings_fit()) {
+      if (h_.collective == Collective::exscan)
+        throw std::invalid_argument(
+            too_many_holdings("it combines into blocks that start empty"));
+      untracked_ = true;
+    } else {
+      held_.assign(static_cast<size_t>(p * h_.blocks), false);
+      for (int64_t b = 0; b < h_.blocks; ++b)
+        if (h_.collective != Collective::exscan)
+          held_[static_cast<size_t>(plan::block_owner(h_, b) * h_.blocks +
+                                    b)] = true;
+    }
   }
   for (int64_t r = 0; r < p; ++r)
     sources_[static_cast<size_t>(r)] = plan.source(r);
+}
+
+bool PlanSteps::holdings_fit() const {
+  return h_.p <= plan::kMaxHoldings / h_.blocks;
+}
+
+std::string PlanSteps::too_many_holdings(const std::string &why) const {
+  return "plan too large for the engine: " + why +
+         ", so it keeps which blocks each rank holds, p × blocks = " +
+         std::to_string(h_.p) + " × " + std::to_string(h_.blocks) +
+         " bits, over the limit of 2^32";
+}
+
+// Untracked holdings (see the constructor) answer no question: a step
+// that asks is refused, before anything is allocated for it.
+void PlanSteps::read_held(int64_t r, const plan::BlockList &blocks) const {
+  if (untracked_ && !blocks.empty())
+    throw std::invalid_argument(too_many_holdings(
+        "rank " + std::to_string(r) +
+        " combines or folds into blocks that start empty"));
 }
 
 // The time of a ⊕ with rank r's blocks: γ per byte where acc holds a value
 // (else it is a copy, which costs nothing); by runs where every block is
 // held from the start. `hold` marks them held afterwards.
 double PlanSteps::op_time(int64_t r, const plan::BlockList &blocks, bool hold) {
+  read_held(r, blocks);
   if (held_.empty()) {
     const int64_t n = list_bytes(bytes_, blocks);
     op_bytes_ += n;
@@ -51,9 +83,9 @@ double PlanSteps::op_time(int64_t r, const plan::BlockList &blocks, bool hold) {
 // first step that uses aux; acc where holdings are not tracked is full.
 std::vector<bool>::reference PlanSteps::aux_bit(int64_t r, int64_t b) {
   if (aux_.empty()) {
-    if (h_.p > (int64_t{1} << 32) / h_.blocks)
-      throw std::invalid_argument(
-          "plan too large for the engine: p × blocks > 2^32 holdings");
+    if (untracked_ || !holdings_fit())
+      throw std::invalid_argument(too_many_holdings(
+          "rank " + std::to_string(r) + " uses its second accumulator, aux"));
     aux_.assign(static_cast<size_t>(h_.p * h_.blocks), false);
   }
   return aux_[static_cast<size_t>(r * h_.blocks + b)];
@@ -88,10 +120,16 @@ double PlanSteps::aux_time(int64_t r, const plan::BlockList &blocks,
 // A store's blocks become held; it costs nothing, so their bytes are not
 // looked up (a broadcast stores every block it receives).
 void PlanSteps::hold(int64_t r, const plan::BlockList &blocks) {
-  if (held_.empty())
+  if (held_.empty()) // every block held from the start, or untracked
     return;
-  for (int64_t b : blocks)
-    held_[static_cast<size_t>(r * h_.blocks + b)] = true;
+  const auto at = held_.begin() + r * h_.blocks;
+  for (const plan::BlockList::Run &run : blocks.runs()) {
+    if (run.stride == 1) // a word at a time (an all-to-all round: p blocks)
+      std::fill(at + run.first, at + run.first + run.count, true);
+    else
+      for (int64_t i = 0; i < run.count; ++i)
+        at[run.first + i * run.stride] = true;
+  }
 }
 
 // Holdings change only by the rank's own steps, so they are read and

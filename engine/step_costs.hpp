@@ -7,10 +7,13 @@
 // into a block is a copy).
 //
 // Memory: each rank's step source, and where blocks start empty or aux is
-// used, p·B bits of holdings (refused past 2^32 bits).
+// used, p·B bits of holdings, refused past plan::kMaxHoldings (2^32) bits,
+// except for a bcast or allgatherv whose every receive is a store: nothing
+// is kept for it (circulant allgatherv at p = 2^20, B = p·n).
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "loggp.hpp"
@@ -33,7 +36,8 @@ struct StepCost {
 
 class PlanSteps {
 public:
-  // Throws std::invalid_argument where the holdings would pass 2^32 bits.
+  // Throws std::invalid_argument where the holdings would pass 2^32 bits
+  // (for a bcast or allgatherv: at the first step that reads them).
   PlanSteps(const plan::Plan &plan, const BlockBytes &bytes, double gamma);
 
   // Rank r's next step into `c`, its holdings updated as the executor
@@ -43,6 +47,9 @@ public:
   bool next(int64_t r, StepCost &c);
 
 private:
+  bool holdings_fit() const;
+  std::string too_many_holdings(const std::string &why) const;
+  void read_held(int64_t r, const plan::BlockList &blocks) const;
   double op_time(int64_t r, const plan::BlockList &blocks, bool hold);
   std::vector<bool>::reference aux_bit(int64_t r, int64_t b);
   bool acc_holds(int64_t r, int64_t b) const;
@@ -55,6 +62,7 @@ private:
   double gamma_;
   std::vector<plan::StepSource> sources_; // released as ranks finish
   std::vector<bool> held_; // [r·B + b]: rank r's acc holds block b
+  bool untracked_ = false; // blocks start empty, held_ would pass 2^32 bits
   std::vector<bool> aux_;  // [r·B + b]: rank r's aux holds block b (once used)
   plan::Step step_;        // the step being taken apart
   int64_t op_bytes_ = 0;   // bytes of the ⊕ being costed

@@ -10,12 +10,15 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <stdexcept>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "catalog.hpp"
 #include "loggp.hpp"
+#include "plan.hpp"
 #include "plan_builders.hpp"
 #include "protocol.hpp"
 #include "run_cli.hpp"
@@ -279,6 +282,115 @@ TEST(Engine, MapWithTheEngine) {
   EXPECT_EQ(csv.substr(csv.size() - 3), ",,\n") << csv;
   EXPECT_FALSE(std::filesystem::exists(dir + "/ratio.png"));
   EXPECT_TRUE(std::filesystem::exists(dir + "/map.png"));
+}
+
+
+// A step of a hand-made plan: send block 0 to `to` and/or receive it from
+// `from` (stored), -1 for no such half.
+plan::Step step_with(int64_t to, int64_t from, plan::BlockList blocks = {0}) {
+  plan::Step s;
+  s.send_to = to, s.recv_from = from;
+  if (to >= 0) s.send_blocks = blocks;
+  if (from >= 0) s.recv_blocks = blocks;
+  return s;
+}
+
+struct ReceivesByMessage : engine::EventSink {
+  std::vector<engine::MessageEvent> messages;
+  void message(const engine::MessageEvent& m) override { messages.push_back(m); }
+  void combine(const engine::CombineEvent&) override {}
+};
+
+// The eager rules (o, g) keep a rank's waiting messages in its state and
+// the rest in an overflow; either way the k-th message from r to s meets
+// s's k-th receive from r. Rank 0 sends 3 messages to rank 2 and one to
+// rank 1 before rank 2 takes any (rank 2 first waits for rank 3's), so
+// rank 2's inbox fills and a pair waits in both places. L = 10 µs, 1000
+// bytes at 1 ns/B, o = 1 µs: a send leaves max(o, g) + mG = 2 µs after its
+// post, arrives 10 µs later, and is received o after the later of arrival
+// and receive post. Rank 0 posts at 0, 2, 4, 6: arrivals 12, 14, 16 (to
+// rank 1), 18. Rank 3's arrives at 12: rank 2 done at 13, then takes rank
+// 0's at 14, 15 and 19 (had the second and the first swapped: 15, 16).
+TEST(Engine, EagerMessagesMeetTheirReceivesInOrder) {
+  plan::Plan pl;
+  pl.header.collective = Collective::bcast, pl.header.p = 4;
+  pl.steps = [](int64_t r) -> std::vector<plan::Step> {
+    switch (r) {
+      case 0: return {step_with(2, -1), step_with(2, -1), step_with(1, -1), step_with(2, -1)};
+      case 1: return {step_with(-1, 0)};
+      case 2: return {step_with(-1, 3), step_with(-1, 0), step_with(-1, 0), step_with(-1, 0)};
+      default: return {step_with(2, -1)};
+    }
+  };
+  engine::Machine net = test::alpha_beta(10e-6, 1e-9, 0);
+  net.o = 1e-6;
+  ReceivesByMessage sink;
+  const engine::Result res = engine::evaluate(pl, engine::even_blocks(pl.header, 1000, 1), net, true, &sink);
+  ASSERT_EQ(res.finish.size(), 4u);
+  const double expected_finish[] = {8, 17, 19, 2};
+  for (int r = 0; r < 4; ++r) EXPECT_NEAR(res.finish[r] * 1e6, expected_finish[r], 1e-9) << "rank " << r;
+  // (from, sender's step) -> the receive's end
+  const std::map<std::pair<int64_t, int64_t>, double> expected = {
+      {{3, 0}, 13}, {{0, 0}, 14}, {{0, 1}, 15}, {{0, 2}, 17}, {{0, 3}, 19}};
+  ASSERT_EQ(sink.messages.size(), expected.size());
+  for (const engine::MessageEvent& m : sink.messages)
+    EXPECT_NEAR(m.receiver_done * 1e6, expected.at({m.from, m.step}), 1e-9) << m.from << " step " << m.step;
+}
+
+// Holdings past 2^32 bits (p·B): an allgatherv whose receives are all
+// stores costs the same whatever each rank holds, so the engine keeps
+// none and runs it. p = 2, n = 2^31 blocks a segment (B = 2^32), 1000
+// bytes a segment: blocks of one byte, each rank sends its first 1000 to
+// the other at once: α + (1000 + 16)β = 6.016 µs on α = 5 µs, β = 1 ns/B.
+// A plan that would read the holdings is refused with one line: an
+// exscan before it starts, a bcast that combines at the combine.
+TEST(Engine, HoldingsPastTwoToThe32AreKeptOnlyWhereRead) {
+  const engine::Machine alphabeta = test::alpha_beta(5e-6, 1e-9, 1e-9);
+  const int64_t n = int64_t{1} << 31;
+  plan::Plan pl;
+  pl.header.collective = Collective::allgatherv, pl.header.p = 2, pl.header.blocks = 2 * n;
+  pl.steps = [n](int64_t r) -> std::vector<plan::Step> {
+    plan::Step s = step_with(1 - r, 1 - r);
+    s.send_blocks = plan::BlockList::range(r * n, 1000);
+    s.recv_blocks = plan::BlockList::range((1 - r) * n, 1000);
+    return {s};
+  };
+  const auto spans = engine::even_blocks(pl.header, 2000, 1);
+  EXPECT_NEAR(engine::evaluate(pl, spans, alphabeta).time * 1e6, 6.016, 1e-9);
+
+  const auto refusal = [&](const plan::Plan& refused) {
+    try {
+      engine::evaluate(refused, engine::even_blocks(refused.header, 2000, 1), alphabeta);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("(ran)");
+  };
+  plan::Plan bcast = pl;
+  bcast.header.collective = Collective::bcast;
+  bcast.steps = [](int64_t r) {
+    plan::Step s = step_with(r == 0 ? 1 : -1, r == 1 ? 0 : -1);
+    s.combine = plan::Combine::left;
+    return std::vector<plan::Step>{s};
+  };
+  EXPECT_NE(refusal(bcast).find("rank 1 combines or folds into blocks that start empty"), std::string::npos)
+      << refusal(bcast);
+  EXPECT_NE(refusal(bcast).find("p × blocks = 2 × 4294967296 bits, over the limit of 2^32"), std::string::npos)
+      << refusal(bcast);
+  plan::Plan exscan = bcast;
+  exscan.header.collective = Collective::exscan;
+  exscan.steps = [](int64_t) -> std::vector<plan::Step> { throw std::logic_error("a step was asked for"); };
+  EXPECT_NE(refusal(exscan).find("p × blocks = 2 × 4294967296 bits"), std::string::npos) << refusal(exscan);
+}
+
+// Circulant allgatherv at p = 2^17 (B = p·n = 2^17, p·B = 2^34 holdings):
+// the engine runs it, and its time is the closed form's (an exact model).
+TEST(Engine, CirculantAllgathervPastTheHoldingsLimit) {
+  const Row row = first_row(
+      "--engine loggp --collective allgatherv --algo circulant --p 131072 --size 128KiB --platform alphabeta");
+  ASSERT_TRUE(row.model_us.has_value());
+  EXPECT_GT(row.time_us, 0);
+  EXPECT_NEAR(row.time_us, *row.model_us, 1e-6 * *row.model_us);
 }
 
 }  // namespace
