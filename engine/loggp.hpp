@@ -52,14 +52,15 @@ namespace collsim::engine {
 // The engine reads the one machine description (platforms/machine.hpp):
 // L = alpha and G = beta between nodes, intra_alpha and intra_beta between
 // two ranks of one node (node_size() consecutive ranks a node: SimGrid's
-// loopback link of a multi-core host; no sharing yet: a node's link
-// carries any number of its ranks' messages at full speed, which SimGrid
-// does not, so flat algorithms' times on nodes are low), γ, the envelope,
-// and with o or g (has_overheads) SMPI's eager rules: every message eager,
-// its sender busy send_overhead() + bytes·G before it leaves (then the
-// step's receive is posted), the message arriving L later, the receive
-// done at the later of its posting and the arrival plus recv_overhead().
-// Without them: rendezvous. Topology, nodes and duplex are not read.
+// loopback link of a multi-core host), γ, the envelope, and with o or g
+// (has_overheads) SMPI's eager rules: every message eager, its sender busy
+// send_overhead() + bytes·G before it leaves (then the step's receive is
+// posted), the message arriving L later (within a node: the loopback's α
+// and (bytes + envelope)β later), the receive done at the later of its
+// posting and the arrival plus recv_overhead(). Without them: rendezvous.
+// No link is shared here: where messages share links (ranks sharing a
+// node's link on an α-β platform, a topology, half duplex;
+// engine::shares_links) engine/shared_links.hpp evaluates the plan instead.
 using platforms::Machine;
 
 struct Result {
