@@ -53,6 +53,8 @@ inline constexpr double kEngineMessagesPerSecond = 1.0e6;
 //     dragonfly, 2^14: allreduce circulant (n = 8) 6.9e5 in 13 s (19 us:
 //       ~70 solves a message, each of the ~16,000 in flight); bcast
 //       circulant 2.3e6 in 4.6 s (2 us);
+//     dragonfly, 2^17: allreduce circulant (n = 1) 4.5e6 in 37 s (8 us);
+//       exscan 123-doubling 2.1e6 in 30 s (14 us);
 //     dragonfly, 2^20: allreduce recursive-doubling 2.2e7 in 40 s (1.8 us);
 //       exscan 123-doubling 2.1e7 in over 60 s (over 2.9 us);
 //     torus (default), 2^14: allreduce circulant 6.9e5 in 4.4 s (6.4 us).
