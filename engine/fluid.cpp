@@ -63,6 +63,7 @@ FluidNetwork::FlowId FluidNetwork::start(const LinkId* route, size_t hops, doubl
     if (flows_.size() >= kNone) throw std::length_error("FluidNetwork: too many flows in flight");
     id = static_cast<FlowId>(flows_.size());
     flows_.emplace_back();
+    heap_pos_.push_back(kNone);
   }
   Flow& f = flows_[id];
   f.remains = bytes;
@@ -106,7 +107,7 @@ FluidNetwork::FlowId FluidNetwork::start(const LinkId* route, size_t hops, doubl
 
 void FluidNetwork::release(FlowId id) {
   Flow& f = flows_[id];
-  if (f.heap_pos != kNone) heap_remove(id);
+  if (heap_pos_[id] != kNone) heap_remove(id);
   free_hops_[f.hops].push_back(f.hop_begin);
   f.phase = Phase::free;
   free_flows_.push_back(id);
@@ -169,7 +170,7 @@ void FluidNetwork::mark_modified(LinkId seed) {
 
 double FluidNetwork::next_event() {
   solve_modified();
-  return heap_.empty() ? kNever : flows_[heap_[0]].date;
+  return heap_top_date();
 }
 
 void FluidNetwork::advance_to(double t, std::vector<Finished>& finished) {
@@ -182,7 +183,7 @@ void FluidNetwork::advance_to(double t, std::vector<Finished>& finished) {
   // end makes a completion date) wait for the next step, however close.
   for (;;) {
     solve_modified();
-    const double d = heap_.empty() ? kNever : flows_[heap_[0]].date;
+    const double d = heap_top_date();
     now_ = std::max(now_, std::min(d, t));
     handle_events(finished);
     if (!(d < t)) break;
@@ -194,8 +195,8 @@ void FluidNetwork::handle_events(std::vector<Finished>& finished) {
   // sg_surf_precision of now, at now, in heap order; a latency end enables
   // the flow and marks its first link.
   finishing_.clear();
-  while (!heap_.empty() && std::fabs(flows_[heap_[0]].date - now_) < kTimePrecision) {
-    const FlowId id = heap_[0];
+  while (!heap_.empty() && std::fabs(heap_[0].date - now_) < kTimePrecision) {
+    const FlowId id = heap_[0].flow;
     heap_remove(id);
     Flow& f = flows_[id];
     if (f.phase == Phase::latency && f.hops > 0) {
@@ -276,13 +277,22 @@ void FluidNetwork::solve_modified() {
   for (const LinkId l : modified_links_) init_link(l);
   for (const LinkId l : modified_links_) push_level(l);
   while (!levels_.empty()) saturate_least();
+  // Past a quarter of the heap, re-date them all and heapify once (O(heap))
+  // rather than sift each (O(log heap) each): (date, stamp) is a total
+  // order, so the heap yields the same events either way.
+  const bool rebuild = solved_flows_.size() * 4 > heap_.size();
   for (const FlowId id : solved_flows_) {
     Flow& f = flows_[id];
     if (!f.fixed) throw std::logic_error("FluidNetwork: a flow left unfixed by the solve");
     // Model::next_occurring_event_lazy: the date if nothing changes.
     const double date = f.remains > 0 ? (f.rate > 0 ? now_ + f.remains / f.rate : kNever) : now_;
-    heap_set(id, date);
+    if (rebuild)
+      heap_store(id, date);
+    else
+      heap_set(id, date);
   }
+  if (rebuild && heap_.size() > 1)  // from the last parent up
+    for (size_t pos = (heap_.size() - 2) / kArity + 1; pos-- > 0;) sift_down(static_cast<uint32_t>(pos));
   next_epoch();
 }
 
@@ -347,8 +357,8 @@ void FluidNetwork::saturate_least() {
         const Flow& f = flows_[id];
         if (!f.fixed && std::fabs(min_bound - f.bound * f.penalty) < kMaxminPrecision) fix(id, f.bound);
       }
-    for (const LinkId l : batch_)
-      if (!links_[l].done) push_level(l);
+    for (const LinkId l : batch_) touch(l);
+    push_touched();
     return;
   }
   // Otherwise every unfixed flow on them gets x / p.
@@ -358,6 +368,7 @@ void FluidNetwork::saturate_least() {
       const FlowId id = hop_pool_[e].flow;
       if (!flows_[id].fixed) fix(id, x / flows_[id].penalty);
     }
+  push_touched();
 }
 
 void FluidNetwork::fix(FlowId id, double rate) {
@@ -373,65 +384,93 @@ void FluidNetwork::fix(FlowId id, double rate) {
       link.remaining -= h[i].weight * rate;
       link.usage -= h[i].weight / f.penalty;
     }
-    push_level(h[i].link);
+    touch(h[i].link);
   }
 }
 
-// Indexed binary heap of flows by (date, stamp): among equal dates the one
+// A link whose level changed in this round: its level goes back in the heap
+// once, after the round's fixes (push_touched), not once per flow fixed.
+void FluidNetwork::touch(LinkId l) {
+  Link& link = links_[l];
+  if (link.touched == epoch_round_) return;
+  link.touched = epoch_round_;
+  touched_.push_back(l);
+}
+
+void FluidNetwork::push_touched() {
+  for (const LinkId l : touched_)
+    if (!links_[l].done) push_level(l);
+  touched_.clear();
+  if (++epoch_round_ == 0) {  // wrapped: no stale mark may equal a new round
+    for (Link& l : links_) l.touched = 0;
+    epoch_round_ = 1;
+  }
+}
+
+// Indexed 4-ary heap of flows by (date, stamp): among equal dates the one
 // set first comes first, as in SimGrid's stable heap, where an update
 // takes a new stamp.
 
-void FluidNetwork::heap_place(uint32_t pos, FlowId id) {
-  heap_[pos] = id;
-  flows_[id].heap_pos = pos;
+void FluidNetwork::heap_place(uint32_t pos, const HeapEntry& e) {
+  heap_[pos] = e;
+  heap_pos_[e.flow] = pos;
 }
 
 void FluidNetwork::sift_up(uint32_t pos) {
-  const FlowId id = heap_[pos];
+  const HeapEntry e = heap_[pos];
   while (pos > 0) {
-    const uint32_t parent = (pos - 1) / 2;
-    if (!before(id, heap_[parent])) break;
+    const uint32_t parent = (pos - 1) / kArity;
+    if (!(e < heap_[parent])) break;
     heap_place(pos, heap_[parent]);
     pos = parent;
   }
-  heap_place(pos, id);
+  heap_place(pos, e);
 }
 
 void FluidNetwork::sift_down(uint32_t pos) {
-  const FlowId id = heap_[pos];
+  const HeapEntry e = heap_[pos];
   const uint32_t n = static_cast<uint32_t>(heap_.size());
   for (;;) {
-    uint32_t child = 2 * pos + 1;
-    if (child >= n) break;
-    if (child + 1 < n && before(heap_[child + 1], heap_[child])) ++child;
-    if (!before(heap_[child], id)) break;
+    const uint32_t first = kArity * pos + 1;
+    if (first >= n) break;
+    uint32_t child = first;
+    for (uint32_t c = first + 1; c < std::min(first + kArity, n); ++c)
+      if (heap_[c] < heap_[child]) child = c;
+    if (!(heap_[child] < e)) break;
     heap_place(pos, heap_[child]);
     pos = child;
   }
-  heap_place(pos, id);
+  heap_place(pos, e);
+}
+
+// The flow's entry, with a new stamp, where it is or at the end: not yet
+// in heap order.
+void FluidNetwork::heap_store(FlowId id, double date) {
+  const HeapEntry e{date, ++stamps_, id};
+  uint32_t& pos = heap_pos_[id];
+  if (pos == kNone) {
+    pos = static_cast<uint32_t>(heap_.size());
+    heap_.push_back(e);
+  } else {
+    heap_[pos] = e;
+  }
 }
 
 void FluidNetwork::heap_set(FlowId id, double date) {
-  Flow& f = flows_[id];
-  f.date = date;
-  f.stamp = ++stamps_;
-  if (f.heap_pos == kNone) {
-    heap_.push_back(id);
-    f.heap_pos = static_cast<uint32_t>(heap_.size() - 1);
-  }
-  sift_up(f.heap_pos);
-  sift_down(flows_[id].heap_pos);
+  heap_store(id, date);
+  sift_up(heap_pos_[id]);
+  sift_down(heap_pos_[id]);
 }
 
 void FluidNetwork::heap_remove(FlowId id) {
-  const uint32_t pos = flows_[id].heap_pos;
-  const FlowId last = heap_.back();
+  const uint32_t pos = heap_pos_[id];
+  const HeapEntry last = heap_.back();
   heap_.pop_back();
-  flows_[id].heap_pos = kNone;
-  if (last == id) return;
+  heap_pos_[id] = kNone;
+  if (last.flow == id) return;
   heap_place(pos, last);
   sift_up(pos);
-  sift_down(flows_[last].heap_pos);
+  sift_down(heap_pos_[last.flow]);
 }
 
 }  // namespace collsim::engine

@@ -85,8 +85,16 @@
 // last message is fixed, whatever its remaining.
 //
 // Cost: each step solves the modified set only (at most the connected
-// components of what changed): O(E log E) for its E (message, link) pairs;
-// events go through one indexed heap of all messages (O(log n)). Measured
+// components of what changed): O(E log E) for its E (message, link) pairs,
+// each link's level pushed once a round of the solver, not once a message
+// fixed; events go through one indexed 4-ary heap of all messages
+// (O(log n)), re-dated one by one after a small solve and heapified at
+// once (O(n)) after one that covers a quarter of them or more. The number
+// of solves is SimGrid's: one a distinct event time. On a dragonfly or a
+// fat tree at p = 2^14 (128 cores a node) one component holds all the
+// messages in flight, and a circulant allreduce solves each message ~70
+// times (dragonfly; ~8 on the fat tree): that product, not the
+// solver's constant, bounds the shared evaluator (engine/work_estimate.hpp). Measured
 // (tests/fluid_bench.cpp, this 2-core machine): 10^6 messages in 10^5
 // independent pairs of links, 3.5 s and 118 MiB; 10^4 messages through one
 // shared link (one component all along, each start, latency end and
@@ -168,12 +176,12 @@ class FluidNetwork {
     // Solver scratch.
     double remaining = 0, usage = 0;
     uint32_t unfixed = 0, version = 0, cursor = 0, fat_begin = 0, fat_count = 0;
+    uint32_t touched = 0;  // == epoch_round_: its level changed this round
     bool done = false;
   };
   struct Flow {
-    double remains = 0, rate = 0, last_update = 0, penalty = 0, bound = 0, date = 0;
-    uint64_t stamp = 0;  // heap tie order: SimGrid's heap is stable (boost stable<true>)
-    uint32_t hop_begin = 0, heap_pos = kNone, visited = 0, mark = 0;
+    double remains = 0, rate = 0, last_update = 0, penalty = 0, bound = 0;
+    uint32_t hop_begin = 0, visited = 0, mark = 0;
     uint8_t hops = 0;
     Phase phase = Phase::free;
     bool fixed = false;
@@ -204,19 +212,29 @@ class FluidNetwork {
   void saturate_least();
   void fix(FlowId f, double rate);
   void push_level(LinkId l);
+  void touch(LinkId l);
+  void push_touched();
   double fatpipe_usage(Link& link);
   void handle_events(std::vector<Finished>& finished);
   void next_epoch();
 
-  // Indexed binary heap of flows by (date, stamp).
-  bool before(FlowId a, FlowId b) const {
-    return flows_[a].date < flows_[b].date || (flows_[a].date == flows_[b].date && flows_[a].stamp < flows_[b].stamp);
-  }
+  // Indexed 4-ary heap of flows by (date, stamp), the keys kept in the
+  // heap's entries and the positions apart (heap_pos_) so that sifting
+  // reads no Flow: a solve re-dates every flow it solved.
+  static constexpr uint32_t kArity = 4;
+  struct HeapEntry {
+    double date;
+    uint64_t stamp;  // tie order: SimGrid's heap is stable (boost stable<true>)
+    FlowId flow;
+    bool operator<(const HeapEntry& o) const { return date < o.date || (date == o.date && stamp < o.stamp); }
+  };
+  void heap_store(FlowId f, double date);
   void heap_set(FlowId f, double date);
   void heap_remove(FlowId f);
-  void heap_place(uint32_t pos, FlowId f);
+  void heap_place(uint32_t pos, const HeapEntry& e);
   void sift_up(uint32_t pos);
   void sift_down(uint32_t pos);
+  double heap_top_date() const { return heap_.empty() ? kNever : heap_[0].date; }
 
   double now_ = 0;
   std::vector<Link> links_;
@@ -224,7 +242,8 @@ class FluidNetwork {
   std::vector<FlowId> free_flows_;
   std::vector<Hop> hop_pool_;
   std::vector<std::vector<uint32_t>> free_hops_;  // by length
-  std::vector<FlowId> heap_;
+  std::vector<HeapEntry> heap_;
+  std::vector<uint32_t> heap_pos_;  // by flow: its place in heap_, kNone if none
   uint64_t stamps_ = 0;
   // System::modified_constraint_set and visited_counter_.
   std::vector<LinkId> modified_links_;
@@ -235,6 +254,8 @@ class FluidNetwork {
   std::vector<FlowId> solved_flows_, finishing_;
   std::vector<Level> levels_;
   std::vector<LinkId> batch_;
+  std::vector<LinkId> touched_;
+  uint32_t epoch_round_ = 1;
   std::vector<FlowId> fat_order_;
 };
 

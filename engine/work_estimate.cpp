@@ -79,12 +79,28 @@ std::optional<double> plan_messages(Collective c, const std::string& algorithm, 
   return messages(a.shape, static_cast<double>(p), n, static_cast<double>(std::max<int64_t>(node_size, 1)));
 }
 
-std::string describe(const Work& w) {
-  return "about " + count_text(w.messages) + " messages, expected " + duration_text(w.seconds);
+double engine_seconds_per_message(bool shares_links, platforms::Topology::Kind kind) {
+  if (!shares_links) return 1 / kEngineMessagesPerSecond;
+  switch (kind) {
+    case platforms::Topology::Kind::flat: return kSharedSecondsPerMessage.nodes;
+    case platforms::Topology::Kind::fat_tree: return kSharedSecondsPerMessage.fat_tree;
+    case platforms::Topology::Kind::torus: return kSharedSecondsPerMessage.torus;
+    case platforms::Topology::Kind::dragonfly: return kSharedSecondsPerMessage.dragonfly;
+  }
+  return kSharedSecondsPerMessage.dragonfly;
 }
 
+std::string describe(const Work& w) {
+  char weight[64] = "";
+  if (w.weight > 1)
+    std::snprintf(weight, sizeof weight, " on shared links (each weighs %.0f against the limit)", w.weight);
+  return "about " + count_text(w.messages) + " messages" + weight + ", expected " + duration_text(w.seconds);
+}
+
+bool within(const Work& w, double limit) { return w.messages * w.weight <= limit; }
+
 void check_work(const Work& w, double limit, const std::string& what) {
-  if (w.messages <= limit) return;
+  if (within(w, limit)) return;
   throw LimitError(what + ": " + describe(w) + ", over the limit of " + count_text(limit) +
                    " messages (--max-messages N raises it)");
 }

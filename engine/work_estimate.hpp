@@ -9,6 +9,7 @@
 #include <string>
 
 #include "collectives.hpp"
+#include "topology.hpp"
 
 namespace collsim::engine {
 
@@ -35,6 +36,35 @@ std::optional<double> plan_messages(Collective c, const std::string& algorithm, 
 //   Not counted: multi-lane plans at one rank per node rename blocks one
 //   by one, O(p) a message (p = 16384: 13 s against 1 s estimated).
 inline constexpr double kEngineMessagesPerSecond = 1.0e6;
+//   plan engine on shared links (engine/shared_links.hpp: ranks sharing
+//   nodes, a topology or half duplex): dearer a message, as every flow
+//   start, latency end and completion re-solves the bandwidth shares of
+//   all the messages its links connect (SimGrid's selective update), and on
+//   a fat tree's top or a dragonfly's global links that is most of those in
+//   flight. Measured (CPU seconds of the whole command, this machine under
+//   load 9, 1 MiB, 128 cores a node, loggp with omnipath36x32's intra-node
+//   alpha, beta, the plan's own blocks n; tests/shared_links_bench.sh):
+//     fat-tree:2, 2^14: bcast circulant (n = 141) 2.3e6 messages in 1.8 s
+//       (0.8 us each); allreduce circulant (n = 8) 6.9e5 in 4.7 s (6.8 us,
+//       most of it the plan's block lists, which the flat engine pays too);
+//     fat-tree:2, 2^20: allreduce recursive-doubling 2.2e7 in 18 s (0.8 us),
+//       binary-blocks 4.4e7 in 60 s (1.4 us); exscan 123-doubling 2.1e7 in
+//       35 s (1.7 us);
+//     dragonfly, 2^14: allreduce circulant (n = 8) 6.9e5 in 13 s (19 us:
+//       ~70 solves a message, each of the ~16,000 in flight); bcast
+//       circulant 2.3e6 in 4.6 s (2 us);
+//     dragonfly, 2^17: allreduce circulant (n = 1) 4.5e6 in 37 s (8 us);
+//       exscan 123-doubling 2.1e6 in 30 s (14 us);
+//     dragonfly, 2^20: allreduce recursive-doubling 2.2e7 in 40 s (1.8 us);
+//       exscan 123-doubling 2.1e7 in over 60 s (over 2.9 us);
+//     torus (default), 2^14: allreduce circulant 6.9e5 in 4.4 s (6.4 us).
+//   The slow end of each, as for the flat engine; a crossbar of shared
+//   nodes (no topology) as the fat tree.
+struct SharedCost {
+  double nodes;  // ranks sharing nodes on a crossbar: each node's NIC shared
+  double fat_tree, torus, dragonfly;
+};
+inline constexpr SharedCost kSharedSecondsPerMessage{3e-6, 3e-6, 10e-6, 20e-6};
 //   plan export (collsim plan > /dev/null): bcast binomial p = 2^22:
 //     4.2e6 messages in 2.7 s (1.6e6/s); circulant p = 2^18, n = 64: 1.7e7 in
 //     8.0 s (2.1e6/s).
@@ -48,7 +78,9 @@ inline constexpr double kExportMessagesPerSecond = 1.5e6;
 inline constexpr double kSmpiSecondsPerRank = 1.3e-3;
 inline constexpr double kSmpiSecondsPerMessage = 35e-6;
 
-// Default limits on the estimated messages of one case (--max-messages):
+// Default limits on the estimated messages of one case (--max-messages),
+// each message of the shared evaluator weighing its cost over the flat
+// engine's (Work::weight: 3 on a fat tree, 20 on a dragonfly):
 //   engine  2e9: p = 2^24 bcast circulant at n = 64 (1.1e9, README) runs;
 //           allreduce ring at p = 2^17 (3.4e10, about an hour) does not.
 //   export  1e9: about 50 GB of plan text; bcast binomial at p = 2^31 (2.1e9)
@@ -62,17 +94,30 @@ inline constexpr double kDefaultMaxSmpiMessages = 1e8;
 struct Work {
   double messages = 0;
   double seconds = 0;  // expected
+  // What a message weighs against the limit: 1 on the flat engine, the
+  // shared evaluator's cost a message over the flat engine's on shared
+  // links (so the limit stays the flat engine's time, ~2,000 s by default).
+  double weight = 1;
 };
+
+// The engine's expected seconds a message: the flat engine's rate, or the
+// shared evaluator's for the topology where the machine shares links.
+double engine_seconds_per_message(bool shares_links, platforms::Topology::Kind kind);
 
 // "1.4 h", "25 min", "12 s".
 std::string duration_text(double seconds);
 // "51150", "3.4e+10".
 std::string count_text(double n);
 
-// "about 3.4e+10 messages, expected 1.4 h": for a refusal or a warning.
+// "about 3.4e+10 messages, expected 1.4 h" ("about 1.1e+08 messages on
+// shared links (each weighs 60 against the limit), expected 1.9 h"): for a
+// refusal or a warning.
 std::string describe(const Work& w);
 
-// Throws LimitError (exit 4) when w.messages exceeds `limit`: one line
+// Is w within `limit` (its messages times their weight)?
+bool within(const Work& w, double limit);
+
+// Throws LimitError (exit 4) when w is not within `limit`: one line
 // naming `what` (the case), the count, the expected time, the limit and
 // --max-messages, which raises it.
 void check_work(const Work& w, double limit, const std::string& what);

@@ -151,5 +151,23 @@ TEST(WorkLimits, CompareSkipsTheCaseOverTheLimit) {
   EXPECT_EQ(csv.find(",ring,"), std::string::npos) << csv;
 }
 
+// recursive-doubling allreduce at p = 2^14 sends 16384 * 15 = 245760
+// messages: within a limit of 10^6 on the flat engine, over it on a
+// dragonfly of 128-core nodes, where the shared-links evaluator's messages
+// weigh more (engine_seconds_per_message).
+TEST(WorkLimits, SharedLinksWeighMore) {
+  const std::vector<std::string> flat{"run", "--engine", "loggp", "--collective", "allreduce", "--algo",
+                                      "recursive-doubling", "--p", "16384", "--size", "1KiB", "--max-messages",
+                                      "1000000"};
+  const test::CliResult ok = test::run_collsim_argv(flat);
+  EXPECT_EQ(ok.status, 0) << ok.out;
+  std::vector<std::string> shared = flat;
+  shared.insert(shared.end(), {"--nodes", "128", "--cores-per-node", "128", "--intra-alpha", "0.3e-6",
+                               "--intra-beta", "0.1e-9", "--topology", "dragonfly"});
+  expect_refused(shared, "245760");
+  const test::CliResult refused = test::run_collsim_argv(shared);
+  EXPECT_NE(refused.out.find("on shared links"), std::string::npos) << refused.out;
+}
+
 }  // namespace
 }  // namespace collsim

@@ -8,6 +8,7 @@
 
 #include "block_policy.hpp"
 #include "errors.hpp"
+#include "shared_links.hpp"
 
 namespace collsim::sim {
 
@@ -42,12 +43,15 @@ std::string case_name(const SimRequest& req, const Algorithm& a) {
 engine::Work algorithm_work(const SimRequest& req, const Algorithm& a, Runner runner) {
   const Net net(req.platform);
   const double runs = runner == Runner::smpi ? req.reps + req.warmup : 1;
+  // On shared links (engine_run.cpp's evaluate_smpi) a message costs more.
+  const double engine_seconds = engine::engine_seconds_per_message(engine::shares_links(net), net.topology.kind);
   engine::Work work;
+  if (runner == Runner::engine) work.weight = std::max(1.0, engine_seconds * engine::kEngineMessagesPerSecond);
   for (int64_t bytes : req.sizes) {
     const double messages = runs * case_messages(req, a, net, bytes) * static_cast<double>(req.roots.size());
     work.messages = std::max(work.messages, messages);
     work.seconds += runner == Runner::engine
-                        ? messages / engine::kEngineMessagesPerSecond
+                        ? messages * engine_seconds
                         : static_cast<double>(req.p) * engine::kSmpiSecondsPerRank + messages * engine::kSmpiSecondsPerMessage;
   }
   return work;
@@ -67,7 +71,7 @@ SimRequest keep_within_limit(SimRequest req, Runner runner, double limit) {
   std::vector<const Algorithm*> kept;
   for (const Algorithm* a : req.algos) {
     const engine::Work work = algorithm_work(req, *a, runner);
-    if (work.messages <= limit) {
+    if (engine::within(work, limit)) {
       kept.push_back(a);
       continue;
     }
