@@ -28,15 +28,15 @@ constexpr int kInbox = 2;
 // hot loop reads a rank and its peers, and neighbouring ranks share cache
 // lines.
 struct RankState {
-  double post = 0;      // when the step was posted; once finished, the finish
-  double ready = 0;     // the latest of post and its halves' ends so far
-  double after = 0;     // its ⊕ after the halves
-  double recv_post = 0; // eager rules: when the receive half is posted
-  double inbox[kInbox] = {}; // eager rules: arrivals of messages waiting here
+  double post = 0;            // when the step was posted; once finished, the finish
+  double ready = 0;           // the latest of post and its halves' ends so far
+  double after = 0;           // its ⊕ after the halves
+  double recv_post = 0;       // eager rules: when the receive half is posted
+  double inbox[kInbox] = {};  // eager rules: arrivals of messages waiting here
   int64_t send_bytes = 0;
-  int64_t steps_done = 0; // for the error on a plan that stops
+  int64_t steps_done = 0;  // for the error on a plan that stops
   int32_t send_to = kNone, recv_from = kNone;
-  int32_t inbox_from[kInbox] = {kNone, kNone}; // their senders, kNone: free
+  int32_t inbox_from[kInbox] = {kNone, kNone};  // their senders, kNone: free
 };
 
 // The ranks to advance, a two-level bitset swept in rank order. What a
@@ -45,10 +45,8 @@ struct RankState {
 // sweep reads memory in order where a worklist would jump across all p
 // ranks' state, a cache miss a step at p = 2^20.
 class RankSet {
-public:
-  explicit RankSet(int64_t p)
-      : words_(static_cast<size_t>((p + 63) / 64)),
-        groups_((words_.size() + 63) / 64) {}
+ public:
+  explicit RankSet(int64_t p) : words_(static_cast<size_t>((p + 63) / 64)), groups_((words_.size() + 63) / 64) {}
 
   void add(int64_t r) {
     const auto w = static_cast<size_t>(r >> 6);
@@ -60,7 +58,8 @@ public:
   // each: ranks added meanwhile are visited in this sweep if they lie
   // ahead, else left for the next, so that memory is read in one direction.
   // Returns whether it visited any.
-  template <class Visit> bool sweep(Visit visit) {
+  template <class Visit>
+  bool sweep(Visit visit) {
     bool any = false;
     for (size_t g = 0; g < groups_.size(); ++g) {
       for (uint64_t ahead = groups_[g]; ahead != 0;) {
@@ -73,29 +72,31 @@ public:
           any = true;
           bits = b == 63 ? 0 : words_[w] & (~uint64_t{0} << (b + 1));
         }
-        if (words_[w] == 0)
-          groups_[g] &= ~(uint64_t{1} << wb);
+        if (words_[w] == 0) groups_[g] &= ~(uint64_t{1} << wb);
         ahead = wb == 63 ? 0 : groups_[g] & (~uint64_t{0} << (wb + 1));
       }
     }
     return any;
   }
 
-private:
-  std::vector<uint64_t> words_;  // bit r: rank r
-  std::vector<uint64_t> groups_; // bit w: words_[w] is not 0
+ private:
+  std::vector<uint64_t> words_;   // bit r: rank r
+  std::vector<uint64_t> groups_;  // bit w: words_[w] is not 0
 };
 
 // The plan's ranks and their current steps. The results do not depend on
 // the order in which ranks are advanced: a message starts when both its
 // halves are posted, whoever is looked at first.
 class Evaluator {
-public:
-  Evaluator(const plan::Plan &plan, const BlockBytes &bytes, const Machine &net,
-            EventSink *sink)
-      : h_(plan.header), steps_(plan, bytes, net.gamma), net_(net),
-        eager_(net.has_overheads()), node_size_(net.node_size()),
-        ranks_(static_cast<size_t>(plan.header.p)), pending_(plan.header.p),
+ public:
+  Evaluator(const plan::Plan& plan, const BlockBytes& bytes, const Machine& net, EventSink* sink)
+      : h_(plan.header),
+        steps_(plan, bytes, net.gamma),
+        net_(net),
+        eager_(net.has_overheads()),
+        node_size_(net.node_size()),
+        ranks_(static_cast<size_t>(plan.header.p)),
+        pending_(plan.header.p),
         sink_(sink) {
     if (sink_) {
       after_bytes_.assign(ranks_.size(), 0);
@@ -114,30 +115,23 @@ public:
     res.messages = messages_;
     for (size_t r = 0; r < ranks_.size(); ++r) {
       if (ranks_[r].send_to != kFinished)
-        throw std::invalid_argument("the plan does not run to its end (rank " +
-                                    std::to_string(r) + " waits at step " +
-                                    std::to_string(ranks_[r].steps_done) +
-                                    "); collsim verify plan says why");
+        throw std::invalid_argument("the plan does not run to its end (rank " + std::to_string(r) + " waits at step " +
+                                    std::to_string(ranks_[r].steps_done) + "); collsim verify plan says why");
       res.time = std::max(res.time, ranks_[r].post);
-      if (per_rank)
-        res.finish.push_back(ranks_[r].post);
+      if (per_rank) res.finish.push_back(ranks_[r].post);
     }
     return res;
   }
 
-private:
-  RankState &at(int64_t r) { return ranks_[static_cast<size_t>(r)]; }
-  int32_t peer(int64_t rank) const {
-    return rank < 0      ? kNone
-           : rank < h_.p ? static_cast<int32_t>(rank)
-                         : kNoMatch;
-  }
+ private:
+  RankState& at(int64_t r) { return ranks_[static_cast<size_t>(r)]; }
+  int32_t peer(int64_t rank) const { return rank < 0 ? kNone : rank < h_.p ? static_cast<int32_t>(rank) : kNoMatch; }
 
   // Takes rank r's next step and posts it at time t plus the ⊕ of an
   // acc+input send; or finishes r at t when none is left. Its combines and
   // folds are charged after its halves.
   void start_step(int64_t r, double t) {
-    RankState &s = at(r);
+    RankState& s = at(r);
     StepCost c;
     if (!steps_.next(r, c)) {
       s.send_to = s.recv_from = kFinished;
@@ -146,11 +140,9 @@ private:
     }
     s.send_to = peer(c.send_to), s.recv_from = peer(c.recv_from);
     s.send_bytes = c.send_bytes;
-    if (sink_ && c.before_bytes > 0)
-      sink_->combine({r, c.before_bytes, s.steps_done, t, t + c.before});
+    if (sink_ && c.before_bytes > 0) sink_->combine({r, c.before_bytes, s.steps_done, t, t + c.before});
     s.after = c.after;
-    if (sink_)
-      after_bytes_[static_cast<size_t>(r)] = c.after_bytes;
+    if (sink_) after_bytes_[static_cast<size_t>(r)] = c.after_bytes;
     s.post = s.ready = s.recv_post = t + c.before;
   }
 
@@ -162,22 +154,15 @@ private:
   // unbounded: platform.hpp); within a node the loopback link's α and β as
   // well.
   void send_eagerly(int64_t r) {
-    RankState &s = at(r);
-    const double leave = s.post + net_.send_overhead() +
-                         static_cast<double>(s.send_bytes) * net_.beta;
-    const double flight =
-        same_node(r, s.send_to)
-            ? net_.intra_alpha +
-                  static_cast<double>(s.send_bytes + net_.envelope) *
-                      net_.intra_beta
-            : net_.alpha;
+    RankState& s = at(r);
+    const double leave = s.post + net_.send_overhead() + static_cast<double>(s.send_bytes) * net_.beta;
+    const double flight = same_node(r, s.send_to)
+                              ? net_.intra_alpha + static_cast<double>(s.send_bytes + net_.envelope) * net_.intra_beta
+                              : net_.alpha;
     MessageEvent traced;
-    if (sink_)
-      traced = {r, s.send_to, s.send_bytes, s.steps_done, s.post,
-                s.post, leave + flight, leave, 0};
+    if (sink_) traced = {r, s.send_to, s.send_bytes, s.steps_done, s.post, s.post, leave + flight, leave, 0};
     deliver(r, s.send_to, leave + flight, traced);
-    if (at(s.send_to).recv_from == r)
-      pending_.add(s.send_to);
+    if (at(s.send_to).recv_from == r) pending_.add(s.send_to);
     s.ready = s.recv_post = leave;
     s.send_to = kNone;
     ++messages_;
@@ -187,28 +172,23 @@ private:
   // looks for it: a free slot of the receiver's inbox where no earlier
   // message of the pair waits (so the inbox holds its pairs' oldest), else
   // the pair's queue in the overflow.
-  void deliver(int64_t from, int64_t to, double time,
-               const MessageEvent &traced) {
-    RankState &receiver = at(to);
+  void deliver(int64_t from, int64_t to, double time, const MessageEvent& traced) {
+    RankState& receiver = at(to);
     bool pair_waits = false;
-    int slot = -1; // a free one
+    int slot = -1;  // a free one
     for (int i = 0; i < kInbox; ++i) {
       pair_waits = pair_waits || receiver.inbox_from[i] == from;
-      if (receiver.inbox_from[i] == kNone)
-        slot = i;
+      if (receiver.inbox_from[i] == kNone) slot = i;
     }
-    if (!pair_waits && slot >= 0 &&
-        (overflow_.empty() || !overflow_.count(pair_key(from, to)))) {
+    if (!pair_waits && slot >= 0 && (overflow_.empty() || !overflow_.count(pair_key(from, to)))) {
       receiver.inbox_from[slot] = static_cast<int32_t>(from);
       receiver.inbox[slot] = time;
-      if (sink_)
-        inbox_traced_[static_cast<size_t>(to * kInbox + slot)] = traced;
+      if (sink_) inbox_traced_[static_cast<size_t>(to * kInbox + slot)] = traced;
       return;
     }
-    Arrivals &q = overflow_[pair_key(from, to)];
+    Arrivals& q = overflow_[pair_key(from, to)];
     q.times.push_back(time);
-    if (sink_)
-      q.traced.push_back(traced);
+    if (sink_) q.traced.push_back(traced);
   }
   static uint64_t pair_key(int64_t from, int64_t to) {
     return static_cast<uint64_t>(from) << 32 | static_cast<uint64_t>(to);
@@ -217,27 +197,22 @@ private:
   // The eager rules' receive of rank r, if its message has been sent: the
   // inbox's if one is from r's peer, else the oldest of the pair's overflow.
   void receive_eagerly(int64_t r) {
-    RankState &s = at(r);
+    RankState& s = at(r);
     double arrival = 0;
-    MessageEvent *traced = nullptr;
-    Arrivals *q = nullptr;
+    MessageEvent* traced = nullptr;
+    Arrivals* q = nullptr;
     std::unordered_map<uint64_t, Arrivals>::iterator it;
     int slot = 0;
-    while (slot < kInbox && s.inbox_from[slot] != s.recv_from)
-      ++slot;
+    while (slot < kInbox && s.inbox_from[slot] != s.recv_from) ++slot;
     if (slot < kInbox) {
       arrival = s.inbox[slot];
       s.inbox_from[slot] = kNone;
-      if (sink_)
-        traced = &inbox_traced_[static_cast<size_t>(r * kInbox + slot)];
+      if (sink_) traced = &inbox_traced_[static_cast<size_t>(r * kInbox + slot)];
     } else {
-      if (overflow_.empty() ||
-          (it = overflow_.find(pair_key(s.recv_from, r))) == overflow_.end())
-        return;
+      if (overflow_.empty() || (it = overflow_.find(pair_key(s.recv_from, r))) == overflow_.end()) return;
       q = &it->second;
       arrival = q->times[q->head];
-      if (sink_)
-        traced = &q->traced[q->head];
+      if (sink_) traced = &q->traced[q->head];
     }
     const double done = std::max(s.recv_post, arrival) + net_.recv_overhead();
     s.ready = std::max(s.ready, done);
@@ -246,27 +221,21 @@ private:
       traced->receiver_done = done;
       sink_->message(*traced);
     }
-    if (q && ++q->head == q->times.size())
-      overflow_.erase(it);
+    if (q && ++q->head == q->times.size()) overflow_.erase(it);
     s.recv_from = kNone;
   }
 
-  void advance(int64_t r) {
-    eager_ ? advance_eagerly(r) : advance_rendezvous(r);
-  }
+  void advance(int64_t r) { eager_ ? advance_eagerly(r) : advance_rendezvous(r); }
 
   // Matches rank r's current halves where the peers are ready, and runs
   // its steps on while they complete: a step ends when both halves have (a
   // fold step: when it is posted), then its ⊕ follow.
   void advance_rendezvous(int64_t r) {
-    RankState &s = at(r);
+    RankState& s = at(r);
     for (;;) {
-      if (s.send_to >= 0)
-        match(r, s.send_to, s.send_to);
-      if (s.recv_from >= 0)
-        match(s.recv_from, r, s.recv_from);
-      if (s.send_to != kNone || s.recv_from != kNone)
-        return;
+      if (s.send_to >= 0) match(r, s.send_to, s.send_to);
+      if (s.recv_from >= 0) match(s.recv_from, r, s.recv_from);
+      if (s.send_to != kNone || s.recv_from != kNone) return;
       finish_step(r);
     }
   }
@@ -280,24 +249,19 @@ private:
   // each message cost a hash map's insertion: 67 s at p = 2^20). When a
   // message is sent does not change when it arrives.
   void advance_eagerly(int64_t r) {
-    RankState &s = at(r);
-    if (s.send_to >= 0)
-      send_eagerly(r);
-    if (s.recv_from >= 0)
-      receive_eagerly(r);
-    if (s.send_to != kNone || s.recv_from != kNone)
-      return;
+    RankState& s = at(r);
+    if (s.send_to >= 0) send_eagerly(r);
+    if (s.recv_from >= 0) receive_eagerly(r);
+    if (s.send_to != kNone || s.recv_from != kNone) return;
     finish_step(r);
-    if (s.send_to != kFinished)
-      pending_.add(r);
+    if (s.send_to != kFinished) pending_.add(r);
   }
 
   // Rank r's step has both halves: its ⊕ after them, then its next step.
   void finish_step(int64_t r) {
-    RankState &s = at(r);
+    RankState& s = at(r);
     if (sink_ && after_bytes_[static_cast<size_t>(r)] > 0)
-      sink_->combine({r, after_bytes_[static_cast<size_t>(r)], s.steps_done,
-                      s.ready, s.ready + s.after});
+      sink_->combine({r, after_bytes_[static_cast<size_t>(r)], s.steps_done, s.ready, s.ready + s.after});
     ++s.steps_done;
     start_step(r, s.ready + s.after);
   }
@@ -307,91 +271,71 @@ private:
   // step can now complete.
   void match(int64_t from, int64_t to, int64_t peer) {
     RankState &sender = at(from), &receiver = at(to);
-    if (sender.send_to != to || receiver.recv_from != from)
-      return;
+    if (sender.send_to != to || receiver.recv_from != from) return;
     const double start = std::max(sender.post, receiver.post);
     const double end = start + latency_between(from, to) +
-                       static_cast<double>(sender.send_bytes + net_.envelope) *
-                           per_byte_between(from, to);
-    if (sink_)
-      sink_->message({from, to, sender.send_bytes, sender.steps_done,
-                      sender.post, start, end, end, end});
+                       static_cast<double>(sender.send_bytes + net_.envelope) * per_byte_between(from, to);
+    if (sink_) sink_->message({from, to, sender.send_bytes, sender.steps_done, sender.post, start, end, end, end});
     sender.send_to = receiver.recv_from = kNone;
     sender.ready = std::max(sender.ready, end);
     receiver.ready = std::max(receiver.ready, end);
     ++messages_;
-    if (at(peer).send_to == kNone && at(peer).recv_from == kNone)
-      pending_.add(peer);
+    if (at(peer).send_to == kNone && at(peer).recv_from == kNone) pending_.add(peer);
   }
 
   // Between two ranks of one node: the node's loopback link.
-  bool same_node(int64_t a, int64_t b) const {
-    return node_size_ > 1 && a / node_size_ == b / node_size_;
-  }
-  double latency_between(int64_t a, int64_t b) const {
-    return same_node(a, b) ? net_.intra_alpha : net_.alpha;
-  }
-  double per_byte_between(int64_t a, int64_t b) const {
-    return same_node(a, b) ? net_.intra_beta : net_.beta;
-  }
+  bool same_node(int64_t a, int64_t b) const { return node_size_ > 1 && a / node_size_ == b / node_size_; }
+  double latency_between(int64_t a, int64_t b) const { return same_node(a, b) ? net_.intra_alpha : net_.alpha; }
+  double per_byte_between(int64_t a, int64_t b) const { return same_node(a, b) ? net_.intra_beta : net_.beta; }
 
-  const plan::Header &h_;
+  const plan::Header& h_;
   PlanSteps steps_;
   Machine net_;
-  bool eager_;        // o or g: SMPI's eager rules
-  int64_t node_size_; // ranks a node
+  bool eager_;         // o or g: SMPI's eager rules
+  int64_t node_size_;  // ranks a node
   std::vector<RankState> ranks_;
   // Eager rules: the arrival times of messages sent and not yet received
   // that found their receiver's inbox taken, per (sender, receiver), in
   // order; only pairs with one waiting.
   struct Arrivals {
     std::vector<double> times;
-    std::vector<MessageEvent> traced; // with a sink: the messages themselves
+    std::vector<MessageEvent> traced;  // with a sink: the messages themselves
     size_t head = 0;
   };
   std::unordered_map<uint64_t, Arrivals> overflow_;
-  std::vector<MessageEvent> inbox_traced_; // with a sink: [r·kInbox + slot]
+  std::vector<MessageEvent> inbox_traced_;  // with a sink: [r·kInbox + slot]
   RankSet pending_;
   int64_t messages_ = 0;
-  EventSink *sink_;                  // null: no tracing
-  std::vector<int64_t> after_bytes_; // with a sink: per rank, the ⊕ bytes after
-                                     // its current step's halves
+  EventSink* sink_;                   // null: no tracing
+  std::vector<int64_t> after_bytes_;  // with a sink: per rank, the ⊕ bytes after
+                                      // its current step's halves
 };
 
-} // namespace
+}  // namespace
 
-int64_t SteppedSegments::run_bytes(const plan::BlockList::Run &run) const {
+int64_t SteppedSegments::run_bytes(const plan::BlockList::Run& run) const {
   const int64_t u = run.first % per, lo = run.first / per,
-                hi = lo + run.count; // segments [lo, hi)
-  const int64_t bounds[4] = {0, edge[0], edge[1],
-                             std::numeric_limits<int64_t>::max()};
+                hi = lo + run.count;  // segments [lo, hi)
+  const int64_t bounds[4] = {0, edge[0], edge[1], std::numeric_limits<int64_t>::max()};
   int64_t total = 0;
   for (int i = 0; i < 3; ++i) {
-    const int64_t overlap =
-        std::min(hi, bounds[i + 1]) - std::max(lo, bounds[i]);
-    if (overlap > 0)
-      total += overlap * sim::block_span(len[i], per, u).count();
+    const int64_t overlap = std::min(hi, bounds[i + 1]) - std::max(lo, bounds[i]);
+    if (overlap > 0) total += overlap * sim::block_span(len[i], per, u).count();
   }
   return total * unit;
 }
 
-int64_t BlockBytes::run_bytes(const plan::BlockList::Run &run) const {
-  if (run.stride != 1 && stepped_ && run.stride == stepped_->per)
-    return stepped_->run_bytes(run);
+int64_t BlockBytes::run_bytes(const plan::BlockList::Run& run) const {
+  if (run.stride != 1 && stepped_ && run.stride == stepped_->per) return stepped_->run_bytes(run);
   return plan::run_size(run, *this);
 }
 
-BlockBytes BlockBytes::units(const plan::Header &h, int64_t units,
-                             int64_t unit) {
+BlockBytes BlockBytes::units(const plan::Header& h, int64_t units, int64_t unit) {
   if (h.segments != 1) {
     // block_span's ceil cut of the units into h.segments: `full` segments
     // of ⌈units/K⌉, one of the rest, then empty ones.
-    const int64_t size = (units + h.segments - 1) / h.segments,
-                  full = size == 0 ? 0 : units / size;
-    const SteppedSegments stepped{h.blocks / h.segments,
-                                  unit,
-                                  {full, full + 1},
-                                  {size, units - full * size, 0}};
+    const int64_t size = (units + h.segments - 1) / h.segments, full = size == 0 ? 0 : units / size;
+    const SteppedSegments stepped{h.blocks / h.segments, unit, {full, full + 1}, {size, units - full * size, 0}};
     return BlockBytes(
         [h, units, unit](int64_t b) {
           const sim::Span s = plan::block_units(h, units, b);
@@ -406,36 +350,31 @@ BlockBytes BlockBytes::units(const plan::Header &h, int64_t units,
   return flat;
 }
 
-BlockBytes even_blocks(const plan::Header &h, int64_t bytes, int64_t element) {
+BlockBytes even_blocks(const plan::Header& h, int64_t bytes, int64_t element) {
   const int64_t units = bytes / element;
-  if (!plan::per_segment(h.collective))
-    return BlockBytes::units(h, units, element);
+  if (!plan::per_segment(h.collective)) return BlockBytes::units(h, units, element);
   // The harness's even layout: the first units mod p ranks one unit more.
   const int64_t p = h.p, n = plan::segment_blocks(h);
-  const SteppedSegments stepped{
-      n, element, {units % p, p}, {units / p + 1, units / p, 0}};
+  const SteppedSegments stepped{n, element, {units % p, p}, {units / p + 1, units / p, 0}};
   return BlockBytes(
       [=](int64_t b) {
-        const int64_t owner = b / n,
-                      share = units / p + (owner < units % p ? 1 : 0);
+        const int64_t owner = b / n, share = units / p + (owner < units % p ? 1 : 0);
         const int64_t first = owner * (units / p) + std::min(owner, units % p);
         const sim::Span s = sim::block_span(share, n, b % n);
-        return sim::Span{(first + s.begin) * element,
-                         (first + s.end) * element};
+        return sim::Span{(first + s.begin) * element, (first + s.end) * element};
       },
       stepped);
 }
 
-int64_t list_bytes(const BlockBytes &spans, const plan::BlockList &blocks) {
+int64_t list_bytes(const BlockBytes& spans, const plan::BlockList& blocks) {
   int64_t total = 0;
-  for (const plan::BlockList::Run &run : blocks.runs())
-    total += spans.run_bytes(run);
+  for (const plan::BlockList::Run& run : blocks.runs()) total += spans.run_bytes(run);
   return total;
 }
 
-Result evaluate(const plan::Plan &plan, const BlockBytes &block_bytes,
-                const Machine &net, bool per_rank, EventSink *sink) {
+Result evaluate(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& net, bool per_rank,
+                EventSink* sink) {
   return Evaluator(plan, block_bytes, net, sink).run(per_rank);
 }
 
-} // namespace collsim::engine
+}  // namespace collsim::engine

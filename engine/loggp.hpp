@@ -64,8 +64,8 @@ namespace collsim::engine {
 using platforms::Machine;
 
 struct Result {
-  double time = 0;                // the last rank's finish, seconds
-  std::vector<double> finish;     // per rank (empty unless asked for)
+  double time = 0;             // the last rank's finish, seconds
+  std::vector<double> finish;  // per rank (empty unless asked for)
   int64_t messages = 0;
 };
 

@@ -19,15 +19,15 @@ constexpr int64_t kNone = -1;
 
 // A rank's current step.
 struct Rank {
-  double post = 0;  // when its halves are posted (the step's start plus ⊕ and
-                    // send call); finished: the finish
-  double ready = 0; // the latest of post and its halves' ends so far
-  double after = 0; // its ⊕ after the halves
+  double post = 0;   // when its halves are posted (the step's start plus ⊕ and
+                     // send call); finished: the finish
+  double ready = 0;  // the latest of post and its halves' ends so far
+  double after = 0;  // its ⊕ after the halves
   int64_t send_to = kNone, recv_from = kNone, send_bytes = 0;
   int64_t steps_done = 0;
-  int64_t after_bytes = 0; // with a sink
+  int64_t after_bytes = 0;  // with a sink
   bool posted = false, finished = false;
-  int halves = 0; // halves not yet ended
+  int halves = 0;  // halves not yet ended
 };
 
 // A message in flight, by its flow.
@@ -37,37 +37,32 @@ struct Message {
 };
 
 class SharedEvaluator {
-public:
-  SharedEvaluator(const plan::Plan &plan, const BlockBytes &bytes,
-                  const Machine &pf, EventSink *sink)
-      : p_(plan.header.p), steps_(plan, bytes, pf.gamma), routes_(pf),
+ public:
+  SharedEvaluator(const plan::Plan& plan, const BlockBytes& bytes, const Machine& pf, EventSink* sink)
+      : p_(plan.header.p),
+        steps_(plan, bytes, pf.gamma),
+        routes_(pf),
         send_call_(pf.has_overheads() ? pf.send_overhead() : 0),
         envelope_(static_cast<double>(pf.envelope)),
-        ranks_(static_cast<size_t>(p_)), sink_(sink) {
+        ranks_(static_cast<size_t>(p_)),
+        sink_(sink) {
     for (int64_t l = 0; l < routes_.links(); ++l) {
       const platforms::Link link = routes_.link(l);
-      net_.add_link(link.bandwidth,
-                    link.sharing == platforms::Link::Sharing::fatpipe
-                        ? FluidNetwork::Sharing::fatpipe
-                        : FluidNetwork::Sharing::shared);
+      net_.add_link(link.bandwidth, link.sharing == platforms::Link::Sharing::fatpipe ? FluidNetwork::Sharing::fatpipe
+                                                                                      : FluidNetwork::Sharing::shared);
     }
-    for (int64_t r = 0; r < p_; ++r)
-      start_step(r, 0);
+    for (int64_t r = 0; r < p_; ++r) start_step(r, 0);
   }
 
   Result run(bool per_rank) {
     std::vector<FluidNetwork::Finished> finished;
     for (;;) {
-      const double next_post =
-          posts_.empty() ? FluidNetwork::kNever : posts_.top().time;
+      const double next_post = posts_.empty() ? FluidNetwork::kNever : posts_.top().time;
       const double next_flow = net_.next_event();
-      if (next_post == FluidNetwork::kNever &&
-          next_flow == FluidNetwork::kNever)
-        break;
+      if (next_post == FluidNetwork::kNever && next_flow == FluidNetwork::kNever) break;
       finished.clear();
       net_.advance_to(std::min(next_post, next_flow), finished);
-      for (const FluidNetwork::Finished &f : finished)
-        arrive(f.flow, f.time);
+      for (const FluidNetwork::Finished& f : finished) arrive(f.flow, f.time);
       if (next_post <= next_flow)
         while (!posts_.empty() && posts_.top().time <= net_.now()) {
           const int64_t r = posts_.top().rank;
@@ -78,21 +73,18 @@ public:
     return result(per_rank);
   }
 
-private:
+ private:
   struct PostEvent {
     double time;
     int64_t rank;
-    bool operator>(const PostEvent &o) const {
-      return time > o.time || (time == o.time && rank > o.rank);
-    }
+    bool operator>(const PostEvent& o) const { return time > o.time || (time == o.time && rank > o.rank); }
   };
 
-  Rank &at(int64_t r) { return ranks_[static_cast<size_t>(r)]; }
+  Rank& at(int64_t r) { return ranks_[static_cast<size_t>(r)]; }
   int64_t peer(int64_t rank) const {
     if (rank >= p_)
-      throw std::invalid_argument(
-          "the plan names rank " + std::to_string(rank) + " of " +
-          std::to_string(p_) + "; collsim verify plan says why");
+      throw std::invalid_argument("the plan names rank " + std::to_string(rank) + " of " + std::to_string(p_) +
+                                  "; collsim verify plan says why");
     return rank < 0 ? kNone : rank;
   }
 
@@ -100,7 +92,7 @@ private:
   // ⊕ done) and schedules its posting; finishes r at t when none is left.
   // Steps without halves (a fold, a join) complete at their posting.
   void start_step(int64_t r, double t) {
-    Rank &s = at(r);
+    Rank& s = at(r);
     for (;;) {
       StepCost c;
       if (!steps_.next(r, c)) {
@@ -108,10 +100,8 @@ private:
         s.post = t;
         return;
       }
-      s.send_to = peer(c.send_to), s.recv_from = peer(c.recv_from),
-      s.send_bytes = c.send_bytes;
-      if (sink_ && c.before_bytes > 0)
-        sink_->combine({r, c.before_bytes, s.steps_done, t, t + c.before});
+      s.send_to = peer(c.send_to), s.recv_from = peer(c.recv_from), s.send_bytes = c.send_bytes;
+      if (sink_ && c.before_bytes > 0) sink_->combine({r, c.before_bytes, s.steps_done, t, t + c.before});
       s.after = c.after, s.after_bytes = c.after_bytes;
       s.halves = (s.send_to != kNone ? 1 : 0) + (s.recv_from != kNone ? 1 : 0);
       s.posted = false;
@@ -127,10 +117,8 @@ private:
   // The step of rank r has ended its halves: its ⊕ after, then the next
   // step's start. Returns that start.
   double complete(int64_t r) {
-    Rank &s = at(r);
-    if (sink_ && s.after_bytes > 0)
-      sink_->combine(
-          {r, s.after_bytes, s.steps_done, s.ready, s.ready + s.after});
+    Rank& s = at(r);
+    if (sink_ && s.after_bytes > 0) sink_->combine({r, s.after_bytes, s.steps_done, s.ready, s.ready + s.after});
     ++s.steps_done;
     return s.ready + s.after;
   }
@@ -138,37 +126,23 @@ private:
   // Rank r's halves are posted now: each starts its message where the
   // peer's current step holds the other half, already posted.
   void post(int64_t r) {
-    Rank &s = at(r);
+    Rank& s = at(r);
     s.posted = true;
-    if (s.send_to != kNone)
-      match(r, s.send_to);
-    if (s.recv_from != kNone)
-      match(s.recv_from, r);
+    if (s.send_to != kNone) match(r, s.send_to);
+    if (s.recv_from != kNone) match(s.recv_from, r);
   }
 
   void match(int64_t from, int64_t to) {
     Rank &sender = at(from), &receiver = at(to);
-    if (!sender.posted || !receiver.posted || sender.send_to != to ||
-        receiver.recv_from != from)
-      return;
-    const double latency =
-        routes_.route(routes_.node_of(from), routes_.node_of(to), route_);
+    if (!sender.posted || !receiver.posted || sender.send_to != to || receiver.recv_from != from) return;
+    const double latency = routes_.route(routes_.node_of(from), routes_.node_of(to), route_);
     hops_.assign(route_.begin(), route_.end());
-    const FluidNetwork::FlowId f = net_.start(
-        hops_, latency, static_cast<double>(sender.send_bytes) + envelope_);
-    if (messages_.size() <= f)
-      messages_.resize(f + 1);
+    const FluidNetwork::FlowId f = net_.start(hops_, latency, static_cast<double>(sender.send_bytes) + envelope_);
+    if (messages_.size() <= f) messages_.resize(f + 1);
     messages_[f] = {from, to, net_.now()};
     if (sink_)
-      traced_.resize(messages_.size()), traced_[f] = {from,
-                                                      to,
-                                                      sender.send_bytes,
-                                                      sender.steps_done,
-                                                      sender.post,
-                                                      net_.now(),
-                                                      0,
-                                                      0,
-                                                      0};
+      traced_.resize(messages_.size()),
+          traced_[f] = {from, to, sender.send_bytes, sender.steps_done, sender.post, net_.now(), 0, 0, 0};
     sender.send_to = receiver.recv_from = kNone;
     ++count_;
   }
@@ -182,10 +156,9 @@ private:
       sink_->message(e);
     }
     for (int64_t r : {m.from, m.to}) {
-      Rank &s = at(r);
+      Rank& s = at(r);
       s.ready = std::max(s.ready, t);
-      if (--s.halves == 0)
-        start_step(r, complete(r));
+      if (--s.halves == 0) start_step(r, complete(r));
     }
   }
 
@@ -193,15 +166,12 @@ private:
     Result res;
     res.messages = count_;
     for (int64_t r = 0; r < p_; ++r) {
-      const Rank &s = at(r);
+      const Rank& s = at(r);
       if (!s.finished)
-        throw std::invalid_argument("the plan does not run to its end (rank " +
-                                    std::to_string(r) + " waits at step " +
-                                    std::to_string(s.steps_done) +
-                                    "); collsim verify plan says why");
+        throw std::invalid_argument("the plan does not run to its end (rank " + std::to_string(r) + " waits at step " +
+                                    std::to_string(s.steps_done) + "); collsim verify plan says why");
       res.time = std::max(res.time, s.post);
-      if (per_rank)
-        res.finish.push_back(s.post);
+      if (per_rank) res.finish.push_back(s.post);
     }
     return res;
   }
@@ -209,35 +179,34 @@ private:
   int64_t p_;
   PlanSteps steps_;
   platforms::Routes routes_;
-  double send_call_; // seconds in a send call before its message is posted:
-                     // max(o, g) with overheads
+  double send_call_;  // seconds in a send call before its message is posted:
+                      // max(o, g) with overheads
   double envelope_;
   std::vector<Rank> ranks_;
   FluidNetwork net_;
   std::priority_queue<PostEvent, std::vector<PostEvent>, std::greater<>> posts_;
-  std::vector<Message> messages_;    // by flow id
-  std::vector<MessageEvent> traced_; // by flow id, with a sink
+  std::vector<Message> messages_;     // by flow id
+  std::vector<MessageEvent> traced_;  // by flow id, with a sink
   std::vector<int64_t> route_;
   std::vector<FluidNetwork::LinkId> hops_;
   int64_t count_ = 0;
-  EventSink *sink_;
+  EventSink* sink_;
 };
 
-} // namespace
+}  // namespace
 
-bool shares_links(const Machine &pf) {
+bool shares_links(const Machine& pf) {
   return platforms::bytes_on_links(pf) &&
-         (pf.cores_per_node > 1 ||
-          pf.topology.kind != platforms::Topology::Kind::flat ||
-          !pf.full_duplex);
+         (pf.cores_per_node > 1 || pf.topology.kind != platforms::Topology::Kind::flat || !pf.full_duplex);
 }
 
-Result evaluate_shared(const plan::Plan &plan, const BlockBytes &block_bytes,
-                       const Machine &pf, bool per_rank, EventSink *sink) {
+Result evaluate_shared(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank,
+                       EventSink* sink) {
   if (!platforms::bytes_on_links(pf))
-    throw std::invalid_argument("a flat LogGP platform's senders pay the "
-                                "bytes: its links share nothing");
+    throw std::invalid_argument(
+        "a flat LogGP platform's senders pay the "
+        "bytes: its links share nothing");
   return SharedEvaluator(plan, block_bytes, pf, sink).run(per_rank);
 }
 
-} // namespace collsim::engine
+}  // namespace collsim::engine

@@ -45,13 +45,12 @@ namespace collsim::engine {
 // Does a plan's time on `pf` depend on shared links: bytes on the links
 // (platforms::bytes_on_links) and ranks sharing nodes, a topology, or half
 // duplex links (a rank's send and receive share one)?
-bool shares_links(const Machine &pf);
+bool shares_links(const Machine& pf);
 
 // The plan's time on `pf` (platform_xml of it as SMPI runs it). Throws
 // std::invalid_argument on a plan that cannot run to its end, or on a
 // platform whose senders pay the bytes (shares_links is false there).
-Result evaluate_shared(const plan::Plan &plan, const BlockBytes &block_bytes,
-                       const Machine &pf, bool per_rank = false,
-                       EventSink *sink = nullptr);
+Result evaluate_shared(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank = false,
+                       EventSink* sink = nullptr);
 
-} // namespace collsim::engine
+}  // namespace collsim::engine
