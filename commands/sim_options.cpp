@@ -368,8 +368,8 @@ void add_engine_options(cli::po::options_description& opts) {
       "eager messages up to 65535 bytes, rendezvous above; calc = gamma per byte; times in whole picoseconds; the "
       "only rules for a GOAL file, run --plan F.goal)")(
       "contention", value<std::string>()->default_value("on"),
-      "--engine loggp --rules smpi: on (messages that meet share links as SimGrid shares them) or off (every "
-      "message as if alone, as the engine did before issue 33: to see what sharing costs)")(
+      "--engine loggp --rules smpi: on (messages that meet share links as SimGrid shares them) or off (the same "
+      "rules, every message as if alone on its route: to see what sharing costs)")(
       "L", value<double>(), "--engine loggp: latency L in seconds (default: the platform's alpha)")(
       "G", value<double>(), "--engine loggp: seconds per byte G (default: the platform's beta)");
   add_max_messages_option(opts);

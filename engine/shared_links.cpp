@@ -38,8 +38,9 @@ struct Message {
 
 class SharedEvaluator {
  public:
-  SharedEvaluator(const plan::Plan& plan, const BlockBytes& bytes, const Machine& pf, EventSink* sink)
+  SharedEvaluator(const plan::Plan& plan, const BlockBytes& bytes, const Machine& pf, bool shared, EventSink* sink)
       : p_(plan.header.p),
+        shared_(shared),
         steps_(plan, bytes, pf.gamma),
         routes_(pf),
         send_call_(pf.has_overheads() ? pf.send_overhead() : 0),
@@ -58,11 +59,17 @@ class SharedEvaluator {
     std::vector<FluidNetwork::Finished> finished;
     for (;;) {
       const double next_post = posts_.empty() ? FluidNetwork::kNever : posts_.top().time;
-      const double next_flow = net_.next_event();
+      const double next_flow = std::min(net_.next_event(), alone_.empty() ? FluidNetwork::kNever : alone_.top().time);
       if (next_post == FluidNetwork::kNever && next_flow == FluidNetwork::kNever) break;
       finished.clear();
       net_.advance_to(std::min(next_post, next_flow), finished);
       for (const FluidNetwork::Finished& f : finished) arrive(f.flow, f.time);
+      while (!alone_.empty() && alone_.top().time <= net_.now()) {
+        const Arrival a = alone_.top();
+        alone_.pop();
+        free_ids_.push_back(a.id);
+        arrive(a.id, a.time);
+      }
       if (next_post <= next_flow)
         while (!posts_.empty() && posts_.top().time <= net_.now()) {
           const int64_t r = posts_.top().rank;
@@ -78,6 +85,12 @@ class SharedEvaluator {
     double time;
     int64_t rank;
     bool operator>(const PostEvent& o) const { return time > o.time || (time == o.time && rank > o.rank); }
+  };
+  // A message timed alone (--contention off): its arrival.
+  struct Arrival {
+    double time;
+    uint32_t id;
+    bool operator>(const Arrival& o) const { return time > o.time || (time == o.time && id > o.id); }
   };
 
   Rank& at(int64_t r) { return ranks_[static_cast<size_t>(r)]; }
@@ -136,8 +149,14 @@ class SharedEvaluator {
     Rank &sender = at(from), &receiver = at(to);
     if (!sender.posted || !receiver.posted || sender.send_to != to || receiver.recv_from != from) return;
     const double latency = routes_.route(routes_.node_of(from), routes_.node_of(to), route_);
-    hops_.assign(route_.begin(), route_.end());
-    const FluidNetwork::FlowId f = net_.start(hops_, latency, static_cast<double>(sender.send_bytes) + envelope_);
+    const double bytes = static_cast<double>(sender.send_bytes) + envelope_;
+    FluidNetwork::FlowId f;
+    if (shared_) {
+      hops_.assign(route_.begin(), route_.end());
+      f = net_.start(hops_, latency, bytes);
+    } else {
+      f = start_alone(latency, bytes);
+    }
     if (messages_.size() <= f) messages_.resize(f + 1);
     messages_[f] = {from, to, net_.now()};
     if (sink_)
@@ -145,6 +164,18 @@ class SharedEvaluator {
           traced_[f] = {from, to, sender.send_bytes, sender.steps_done, sender.post, net_.now(), 0, 0, 0};
     sender.send_to = receiver.recv_from = kNone;
     ++count_;
+  }
+
+  // A message on the route in route_ as if no other shared its links: its
+  // latency, then the slowest link's whole bandwidth (SimGrid's bound for a
+  // flow alone). Returns its id (a freed one where there is one).
+  uint32_t start_alone(double latency, double bytes) {
+    double bandwidth = FluidNetwork::kNever;
+    for (int64_t l : route_) bandwidth = std::min(bandwidth, routes_.link(l).bandwidth);
+    uint32_t id = static_cast<uint32_t>(messages_.size());
+    if (!free_ids_.empty()) id = free_ids_.back(), free_ids_.pop_back();
+    alone_.push({net_.now() + latency + (route_.empty() ? 0 : bytes / bandwidth), id});
+    return id;
   }
 
   // The message of flow f has arrived at time t: both of its halves end.
@@ -177,6 +208,7 @@ class SharedEvaluator {
   }
 
   int64_t p_;
+  bool shared_;  // false: every message alone (--contention off)
   PlanSteps steps_;
   platforms::Routes routes_;
   double send_call_;  // seconds in a send call before its message is posted:
@@ -185,6 +217,8 @@ class SharedEvaluator {
   std::vector<Rank> ranks_;
   FluidNetwork net_;
   std::priority_queue<PostEvent, std::vector<PostEvent>, std::greater<>> posts_;
+  std::priority_queue<Arrival, std::vector<Arrival>, std::greater<>> alone_;
+  std::vector<uint32_t> free_ids_;    // alone messages' ids to reuse
   std::vector<Message> messages_;     // by flow id
   std::vector<MessageEvent> traced_;  // by flow id, with a sink
   std::vector<int64_t> route_;
@@ -201,12 +235,10 @@ bool shares_links(const Machine& pf) {
 }
 
 Result evaluate_shared(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank,
-                       EventSink* sink) {
+                       EventSink* sink, bool shared) {
   if (!platforms::bytes_on_links(pf))
-    throw std::invalid_argument(
-        "a flat LogGP platform's senders pay the "
-        "bytes: its links share nothing");
-  return SharedEvaluator(plan, block_bytes, pf, sink).run(per_rank);
+    throw std::invalid_argument("a flat LogGP platform's senders pay the bytes: its links share nothing");
+  return SharedEvaluator(plan, block_bytes, pf, shared, sink).run(per_rank);
 }
 
 }  // namespace collsim::engine

@@ -47,10 +47,13 @@ namespace collsim::engine {
 // duplex links (a rank's send and receive share one)?
 bool shares_links(const Machine& pf);
 
-// The plan's time on `pf` (platform_xml of it as SMPI runs it). Throws
+// The plan's time on `pf` (platform_xml of it as SMPI runs it). With
+// `shared` false, every message as if alone on its route (its latency,
+// then the slowest link's bandwidth): the same rules without contention,
+// to see what sharing costs (`--contention off`). Throws
 // std::invalid_argument on a plan that cannot run to its end, or on a
 // platform whose senders pay the bytes (shares_links is false there).
 Result evaluate_shared(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank = false,
-                       EventSink* sink = nullptr);
+                       EventSink* sink = nullptr, bool shared = true);
 
 }  // namespace collsim::engine

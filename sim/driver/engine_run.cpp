@@ -41,7 +41,7 @@ Net engine_net(const SimRequest& req, const EngineRules& rules, int64_t element)
 // (engine/loggp.hpp), which is exact there and faster.
 engine::Result evaluate_smpi(const plan::Plan& pl, const engine::BlockBytes& spans, const Net& net, bool per_rank,
                              engine::EventSink* sink, bool contention = true) {
-  if (contention && engine::shares_links(net)) return engine::evaluate_shared(pl, spans, net, per_rank, sink);
+  if (engine::shares_links(net)) return engine::evaluate_shared(pl, spans, net, per_rank, sink, contention);
   return engine::evaluate(pl, spans, net, per_rank, sink);
 }
 

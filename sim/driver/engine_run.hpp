@@ -21,8 +21,8 @@ struct EngineRules {
   Set set = Set::smpi;
   std::optional<double> L, G;  // seconds; G in seconds per byte (o and g: the platform's)
   // The smpi rules' links shared as SimGrid shares them where messages meet
-  // (engine/shared_links.hpp); false: every message as if alone (what the
-  // engine said before issue 33, for a with/without comparison).
+  // (engine/shared_links.hpp); false: the same rules with every message as
+  // if alone on its route, to see what sharing costs.
   bool contention = true;
 };
 
