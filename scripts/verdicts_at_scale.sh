@@ -8,6 +8,7 @@
 #
 #   scripts/verdicts_at_scale.sh [--out DIR] [--p LIST] [--sizes A:B]
 #                                [--collectives A,B] [--topologies A,B]
+#                                [--timeout S]
 #
 # Machine: the default loggp platform's L, o, g, G between nodes, 128-core
 # nodes with rome200x128's intra-node alpha and beta (0.4 us, 0.15 ns/B;
@@ -15,7 +16,8 @@
 # leaves of 32 nodes; dragonfly, the default shape for the nodes). Our
 # algorithms with a plan compete (the classic ones, binomial, recursive
 # doubling, ring, ..., are among them); one the engine refuses (too much
-# work, or no plan) is left out of that cell and named in DIR/skipped.txt.
+# work, no plan, or a run past --timeout S seconds, default 300) is left
+# out of that cell and named in DIR/skipped.txt.
 # Defaults: p = 16384,131072,1048576; sizes 8:64MiB; bcast, allreduce,
 # allgatherv; fat-tree:2,dragonfly; DIR = results/verdicts-at-scale.
 #
@@ -24,15 +26,15 @@
 # time_shared_us,winner_alone,time_alone_us,alone_winner_shared_us,flips)
 # and DIR/summary.md (the flips, per collective, topology and p).
 set -euo pipefail
-usage="usage: $0 [--out DIR] [--p LIST] [--sizes A:B] [--collectives A,B] [--topologies A,B]"
+usage="usage: $0 [--out DIR] [--p LIST] [--sizes A:B] [--collectives A,B] [--topologies A,B] [--timeout S]"
 cd "$(dirname "$0")/.."
 collsim=${COLLSIM:-./build/cli/collsim}
 
 out=results/verdicts-at-scale ps=16384,131072,1048576 sizes=8:64MiB
-collectives=bcast,allreduce,allgatherv topologies=fat-tree:2,dragonfly
+collectives=bcast,allreduce,allgatherv topologies=fat-tree:2,dragonfly limit=300
 while (($#)); do
   case "$1" in
-    --out | --p | --sizes | --collectives | --topologies)
+    --out | --p | --sizes | --collectives | --topologies | --timeout)
       (($# >= 2)) || { echo "$1 needs a value; $usage" >&2; exit 2; }
       case "$1" in
         --out) out=$2 ;;
@@ -40,12 +42,14 @@ while (($#)); do
         --sizes) sizes=$2 ;;
         --collectives) collectives=$2 ;;
         --topologies) topologies=$2 ;;
+        --timeout) limit=$2 ;;
       esac
       shift 2 ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument '$1'; $usage" >&2; exit 2 ;;
   esac
 done
+[[ "$limit" =~ ^[1-9][0-9]*$ ]] || { echo "--timeout wants whole seconds > 0, not '$limit'" >&2; exit 2; }
 [[ -x "$collsim" ]] || { echo "no collsim at $collsim: build it first (cmake --build build --target collsim)" >&2; exit 2; }
 mkdir -p -- "$out"
 
@@ -66,7 +70,7 @@ for c in "${collective_list[@]}"; do
         echo "verdicts at scale: $c $t p=$p contention $contention" >&2
         start=$SECONDS
         for a in "${algos[@]}"; do
-          if ! csv=$("$collsim" run --engine loggp --contention "$contention" --collective "$c" --algo "$a" --p "$p" \
+          if ! csv=$(timeout "$limit" "$collsim" run --engine loggp --contention "$contention" --collective "$c" --algo "$a" --p "$p" \
             --size "$sizes" --topology "$t" "${machine[@]}" --format csv 2>"$out/stderr.txt" </dev/null); then
             echo "$c $t p=$p $a contention $contention: $(tail -1 "$out/stderr.txt")" >>"$skipped"
             continue
