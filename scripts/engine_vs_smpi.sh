@@ -256,7 +256,8 @@ trap 'rm -rf "$work"' EXIT
 echo "$header" >"$table"
 if ((quick)); then shapes_quick; else shapes_full; fi
 
-produced_by="scripts/engine_vs_smpi.sh$([[ $quick == 1 ]] && echo ' --quick')"
-[[ -z "$only_shapes" ]] || produced_by+=" --shapes $only_shapes"
+produced_by=scripts/engine_vs_smpi.sh
+if ((quick)); then produced_by+=" --quick"; fi
+if [[ -n "$only_shapes" ]]; then produced_by+=" --shapes $only_shapes"; fi
 write_summary "$table" "$out/summary.md" "$produced_by"
 echo "wrote $table and $out/summary.md" >&2
