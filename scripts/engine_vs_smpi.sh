@@ -5,14 +5,18 @@
 # plan), at 4 KiB, 64 KiB and 1 MiB, `collsim run --engine smpi` and `collsim
 # run --engine loggp` on the same platform, joined cell by cell.
 #
-#   scripts/engine_vs_smpi.sh [--quick] [--out DIR] [--shapes A,B] [--sizes LIST]
+#   scripts/engine_vs_smpi.sh [--quick] [--out DIR] [--join DIR,DIR] [--shapes A,B] [--sizes LIST]
 #                             [--collectives A,B] [--timeout S]
 #
 # --quick      small p (16 ranks, 4 x 4 nodes; 64 on the fat tree so that it
 #              has two leaves): what CI can afford, a few minutes
 # --out DIR    where the table goes (default: results/engine-vs-smpi in full
 #              mode, build/engine-vs-smpi-quick with --quick)
-# --shapes     only these shapes (names as in the table below)
+# --join DIRS  run nothing: join the tables that runs with --out DIR left in
+#              these directories (one shape each, say, run side by side) into
+#              one table and summary in --out
+# --shapes     only these shapes (names as in the table below; the 512-rank
+#              variants of the 1,024-rank shapes run only when named here)
 # --sizes      instead of 4KiB,64KiB,1MiB (collsim's --size list syntax)
 # --collectives  only these collectives
 # --timeout S  wall-clock limit of one `collsim run` (default 3600); a run
@@ -26,20 +30,21 @@
 # ratios say: the table is the instrument, tests/test_engine_vs_smpi.cpp the
 # check. Needs a built collsim (build/cli/collsim, or $COLLSIM).
 set -euo pipefail
-usage="usage: $0 [--quick] [--out DIR] [--shapes A,B] [--sizes LIST] [--collectives A,B] [--timeout S]"
+usage="usage: $0 [--quick] [--out DIR] [--join DIR,DIR] [--shapes A,B] [--sizes LIST] [--collectives A,B] [--timeout S]"
 cd "$(dirname "$0")/.."
 collsim=${COLLSIM:-./build/cli/collsim}
 # shellcheck source=scripts/algorithm_names.sh
 . scripts/algorithm_names.sh
 
-quick=0 out="" only_shapes="" sizes="4KiB,64KiB,1MiB" only_collectives="" limit=3600
+quick=0 out="" join="" only_shapes="" sizes="4KiB,64KiB,1MiB" only_collectives="" limit=3600
 while (($#)); do
   case "$1" in
     --quick) quick=1; shift ;;
-    --out | --shapes | --sizes | --collectives | --timeout)
+    --out | --join | --shapes | --sizes | --collectives | --timeout)
       (($# >= 2)) || { echo "$1 needs a value; $usage" >&2; exit 2; }
       case "$1" in
         --out) out=$2 ;;
+        --join) join=$2 ;;
         --shapes) only_shapes=$2 ;;
         --sizes) sizes=$2 ;;
         --collectives) only_collectives=$2 ;;
@@ -73,6 +78,16 @@ shapes_full() {
   shape loggp-dragonfly-4488 1024 --platform loggp --topology dragonfly:4,4,8,8
   shape rome-8x128 1024 --platform rome200x128 --nodes 8
   shape omnipath-8x32-round-robin 256 --platform omnipath36x32 --nodes 8 --placement round-robin
+  # The 1,024-rank shapes at 512 ranks, the same kind of machine at half the
+  # SMPI cost (about an hour per 1,024-rank shape on the 2-core machine):
+  # run only when --shapes names them. The fat tree keeps two leaves (it
+  # needs >= 64 nodes); dragonfly:4,4,8,8 holds exactly 1,024 nodes, so its
+  # half is 2 groups of the same chassis and routers (groups <= routers per
+  # chassis); Rome keeps its 128-core nodes, 4 of them.
+  named_only shape flat-loggp-512 512 --platform loggp
+  named_only shape loggp-fat-tree-2-512 512 --platform loggp --topology fat-tree:2
+  named_only shape loggp-dragonfly-2488 512 --platform loggp --topology dragonfly:2,4,8,8
+  named_only shape rome-4x128 512 --platform rome200x128 --nodes 4
 }
 # --quick: the same kinds at 16 ranks (the fat tree at 64: leaves hold 32 nodes).
 shapes_quick() {
@@ -88,6 +103,9 @@ shapes_quick() {
 
 # Is WORD in the comma list LIST (an empty list holds everything)?
 wanted() { [[ -z "$2" || ",$2," == *",$1,"* ]]; }
+
+# `named_only shape NAME ...`: the shape only where --shapes names it.
+named_only() { [[ ",$only_shapes," == *",$2,"* ]] || return 0; "$@"; }
 
 
 # The algorithms of ours that have a plan, "collective algorithm" a line.
@@ -167,6 +185,63 @@ shape() {
   done <<<"$algorithms"
 }
 
+# The summary of TABLE into SUMMARY: per shape (in the table's order), over
+# the cells that ran (status ok).
+write_summary() {
+  local table=$1 summary=$2 produced_by=$3 name
+  {
+    echo "# Engine against SMPI, $([[ $quick == 1 ]] && echo quick || echo full) mode"
+    echo
+    echo "ratio = engine time / SMPI time (\`collsim run --engine loggp\` against \`--engine smpi\`),"
+    echo "sizes $sizes; every algorithm of ours with a plan. Produced by"
+    echo "\`$produced_by\` from \`$(basename "$table")\`."
+    echo
+    echo "| shape | p | cells | failed | ratio min | median | max | within 2 % | within 5 % | worst cell |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
+    awk -F, 'NR > 1 && !seen[$1]++ { print $1 }' "$table" | while read -r name; do
+      # ratio <tab> the cell, its times <tab> p; failed cells as "failed"; sorted by ratio.
+      awk -F, -v OFS='\t' -v shape="$name" 'NR > 1 && $1 == shape {
+          print ($11 == "ok" ? $9 : "failed"), $2 " " $3 " " $5 " B: " $8 " against " $7 " us", $4 }' "$table" |
+        sort -g | awk -F'\t' -v shape="$name" '
+          { p = $3 }
+          $1 == "failed" { failed++; next }
+          { r[++n] = $1; d = $1 > 1 ? $1 - 1 : 1 - $1
+            if (d <= 0.02) in2++
+            if (d <= 0.05) in5++
+            if (n == 1 || d > worst_d) { worst_d = d; worst = $2 " (" $1 ")" } }
+          END {
+            if (n == 0) { printf "| %s | %s | 0 | %d | | | | | | |\n", shape, p, failed; exit }
+            med = n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
+            printf "| %s | %s | %d | %d | %.3f | %.3f | %.3f | %d | %d | %s |\n", shape, p, n, failed + 0, r[1], med, r[n], in2 + 0, in5 + 0, worst }'
+    done
+    echo
+    echo "Failed cells (status other than ok) are listed in the CSV with their reason; the"
+    echo "stderr of each failed run is in \`errors.txt\`."
+  } >"$summary"
+}
+
+header="shape,collective,algorithm,p,bytes,blocks,smpi_time_us,engine_time_us,ratio,smpi_wall_s,status"
+
+# --join: the tables of separate runs (one shape each, run side by side)
+# into one table, errors.txt and summary in --out.
+if [[ -n "$join" ]]; then
+  mkdir -p "$out"
+  table="$out/engine_vs_smpi.csv"
+  IFS=, read -r -a join_dirs <<<"$join"
+  for dir in "${join_dirs[@]}"; do
+    [[ -f "$dir/engine_vs_smpi.csv" ]] || { echo "--join: no $dir/engine_vs_smpi.csv" >&2; exit 2; }
+    [[ "$(head -n 1 "$dir/engine_vs_smpi.csv")" == "$header" ]] ||
+      { echo "--join: $dir/engine_vs_smpi.csv is not a table of this script" >&2; exit 2; }
+  done
+  { echo "$header"; for dir in "${join_dirs[@]}"; do tail -n +2 "$dir/engine_vs_smpi.csv"; done; } >"$table.tmp"
+  for dir in "${join_dirs[@]}"; do cat "$dir/errors.txt" 2>/dev/null || true; done >"$out/errors.txt.tmp"
+  mv "$table.tmp" "$table"
+  mv "$out/errors.txt.tmp" "$out/errors.txt"
+  write_summary "$table" "$out/summary.md" "scripts/engine_vs_smpi.sh --join ${join_dirs[*]}"
+  echo "wrote $table and $out/summary.md" >&2
+  exit 0
+fi
+
 listing=1 seen_shapes=()
 if ((quick)); then shapes_quick; else shapes_full; fi
 ((${#seen_shapes[@]})) || { echo "no shape named in --shapes '$only_shapes'" >&2; exit 2; }
@@ -178,38 +253,11 @@ table="$out/engine_vs_smpi.csv" errors="$out/errors.txt"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 : >"$errors"
-echo "shape,collective,algorithm,p,bytes,blocks,smpi_time_us,engine_time_us,ratio,smpi_wall_s,status" >"$table"
+echo "$header" >"$table"
 if ((quick)); then shapes_quick; else shapes_full; fi
 
-# The summary: per shape, over the cells that ran (status ok).
-summary="$out/summary.md"
-{
-  echo "# Engine against SMPI, $([[ $quick == 1 ]] && echo quick || echo full) mode"
-  echo
-  echo "ratio = engine time / SMPI time (\`collsim run --engine loggp\` against \`--engine smpi\`),"
-  echo "sizes $sizes; every algorithm of ours with a plan. Produced by"
-  echo "\`scripts/engine_vs_smpi.sh$([[ $quick == 1 ]] && echo ' --quick')\` from \`$(basename "$table")\`."
-  echo
-  echo "| shape | p | cells | failed | ratio min | median | max | within 2 % | within 5 % | worst cell |"
-  echo "|---|---|---|---|---|---|---|---|---|---|"
-  for name in "${seen_shapes[@]}"; do
-    # ratio <tab> the cell, its times <tab> p; failed cells as "failed"; sorted by ratio.
-    awk -F, -v OFS='\t' -v shape="$name" 'NR > 1 && $1 == shape {
-        print ($11 == "ok" ? $9 : "failed"), $2 " " $3 " " $5 " B: " $8 " against " $7 " us", $4 }' "$table" |
-      sort -g | awk -F'\t' -v shape="$name" '
-        { p = $3 }
-        $1 == "failed" { failed++; next }
-        { r[++n] = $1; d = $1 > 1 ? $1 - 1 : 1 - $1
-          if (d <= 0.02) in2++
-          if (d <= 0.05) in5++
-          if (n == 1 || d > worst_d) { worst_d = d; worst = $2 " (" $1 ")" } }
-        END {
-          if (n == 0) { printf "| %s | %s | 0 | %d | | | | | | |\n", shape, p, failed; exit }
-          med = n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
-          printf "| %s | %s | %d | %d | %.3f | %.3f | %.3f | %d | %d | %s |\n", shape, p, n, failed + 0, r[1], med, r[n], in2 + 0, in5 + 0, worst }'
-  done
-  echo
-  echo "Failed cells (status other than ok) are listed in the CSV with their reason; the"
-  echo "stderr of each failed run is in \`errors.txt\`."
-} >"$summary"
-echo "wrote $table and $summary" >&2
+produced_by=scripts/engine_vs_smpi.sh
+if ((quick)); then produced_by+=" --quick"; fi
+if [[ -n "$only_shapes" ]]; then produced_by+=" --shapes $only_shapes"; fi
+write_summary "$table" "$out/summary.md" "$produced_by"
+echo "wrote $table and $out/summary.md" >&2
