@@ -8,7 +8,7 @@
 #
 #   scripts/verdicts_at_scale.sh [--out DIR] [--p LIST] [--sizes A:B]
 #                                [--collectives A,B] [--topologies A,B]
-#                                [--timeout S]
+#                                [--timeout S] [--summarize]
 #
 # Machine: the default loggp platform's L, o, g, G between nodes, 128-core
 # nodes with rome200x128's intra-node alpha and beta (0.4 us, 0.15 ns/B;
@@ -21,17 +21,20 @@
 # Defaults: p = 16384,131072,1048576; sizes 8:64MiB; bcast, allreduce,
 # allgatherv; fat-tree:2,dragonfly; DIR = results/verdicts-at-scale.
 #
+# --summarize runs nothing: verdicts.csv and summary.md from DIR/rows.csv
+# as it stands (of a run that was stopped, say).
+#
 # Writes DIR/rows.csv (every run's rows: run's CSV columns and contention),
 # DIR/verdicts.csv (collective,topology,p,bytes,winner_shared,
 # time_shared_us,winner_alone,time_alone_us,alone_winner_shared_us,flips)
 # and DIR/summary.md (the flips, per collective, topology and p).
 set -euo pipefail
-usage="usage: $0 [--out DIR] [--p LIST] [--sizes A:B] [--collectives A,B] [--topologies A,B] [--timeout S]"
+usage="usage: $0 [--out DIR] [--p LIST] [--sizes A:B] [--collectives A,B] [--topologies A,B] [--timeout S] [--summarize]"
 cd "$(dirname "$0")/.."
 collsim=${COLLSIM:-./build/cli/collsim}
 
 out=results/verdicts-at-scale ps=16384,131072,1048576 sizes=8:64MiB
-collectives=bcast,allreduce,allgatherv topologies=fat-tree:2,dragonfly limit=300
+collectives=bcast,allreduce,allgatherv topologies=fat-tree:2,dragonfly limit=300 summarize=0
 while (($#)); do
   case "$1" in
     --out | --p | --sizes | --collectives | --topologies | --timeout)
@@ -45,6 +48,7 @@ while (($#)); do
         --timeout) limit=$2 ;;
       esac
       shift 2 ;;
+    --summarize) summarize=1; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument '$1'; $usage" >&2; exit 2 ;;
   esac
@@ -57,9 +61,11 @@ mkdir -p -- "$out"
 . scripts/algorithm_names.sh
 machine=(--platform loggp --cores-per-node 128 --intra-alpha 0.4e-6 --intra-beta 0.15e-9)
 rows="$out/rows.csv" skipped="$out/skipped.txt"
-: >"$skipped"
+[[ $summarize == 0 ]] || [[ -s "$rows" ]] || { echo "--summarize: no $rows to read" >&2; exit 2; }
+[[ $summarize == 1 ]] || : >"$skipped"
 header=""
 IFS=, read -r -a collective_list <<<"$collectives"
+[[ $summarize == 1 ]] && collective_list=()
 IFS=, read -r -a topology_list <<<"$topologies"
 IFS=, read -r -a p_list <<<"$ps"
 for c in "${collective_list[@]}"; do
@@ -104,7 +110,8 @@ rm -f "$out/verdicts.body"
   echo "# Verdicts at scale, with and without shared links"
   echo
   echo "\`scripts/verdicts_at_scale.sh\`: \`collsim run --engine loggp\`, loggp's L, o, g, G between nodes,"
-  echo "128-core nodes (intra alpha 0.4 us, beta 0.15 ns/B), sizes $sizes; winner with the links shared"
+  echo "128-core nodes (intra alpha 0.4 us, beta 0.15 ns/B), sizes (bytes) $(awk -F, 'NR > 1 { print $4 }' \
+    "$out/verdicts.csv" | sort -n -u | paste -sd,); winner with the links shared"
   echo "(\`--contention on\`) against every message alone (\`--contention off\`). A flip: the two verdicts differ;"
   echo "the last column is what the alone verdict's algorithm really takes."
   echo
