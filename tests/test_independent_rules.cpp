@@ -92,45 +92,40 @@ TEST(IndependentRules, PolicyBlocksBeatTheirNeighbours) {
   }
 }
 
-// Where ranks sit decides which messages stay in a node: a chain 0 -> 1 ->
-// 2 -> 3 of one 1 MiB block on 2 nodes x 2 cores (alphabeta, intra-node
-// alpha 1 us, beta 0.1 ns/B) sends intra, inter, intra with block placement
-// and inter three times round-robin. By hand, with SMPI's 16-byte envelope:
-// inter 5 + 1048592e-3 us, intra 1 + 1048592e-4 us; SMPI and the engine.
-TEST(IndependentRules, NodePlacementDecidesWhichMessagesStayInANode) {
-  const double inter_us = 5 + 1048592e-3, intra_us = 1 + 1048592e-4;
+// A chain 0 -> 1 -> 2 -> 3 of one 1 MiB block on 2 nodes x 2 cores of
+// `platform` (intra-node alpha 1 us, beta 0.1 ns/B) sends intra, inter,
+// intra with block placement and inter three times round-robin: SMPI and
+// the engine must both take the times worked by hand from one message's
+// `inter_us` and `intra_us`.
+void expect_chain_on_two_nodes(const char* platform, double inter_us, double intra_us) {
   const std::vector<std::pair<std::string, double>> placements = {{"block", 2 * intra_us + inter_us},
                                                                   {"round-robin", 3 * inter_us}};
   for (const auto& [placement, by_hand_us] : placements)
     for (const char* engine : {"smpi", "loggp"}) {
       const Row row = run_row({"--collective", "bcast", "--algo", "linear-pipeline", "--blocks", "1", "--p", "4",
-                               "--size", "1MiB", "--platform", "alphabeta", "--nodes", "2", "--cores-per-node", "2",
+                               "--size", "1MiB", "--platform", platform, "--nodes", "2", "--cores-per-node", "2",
                                "--intra-alpha", "1e-6", "--intra-beta", "1e-10", "--placement", placement, "--engine",
                                engine});
       EXPECT_TRUE(row.correct);
-      EXPECT_NEAR(row.time_us, by_hand_us, 1e-3) << placement << " " << engine;
+      EXPECT_NEAR(row.time_us, by_hand_us, 1e-3) << platform << " " << placement << " " << engine;
     }
 }
 
+// Where ranks sit decides which messages stay in a node (alphabeta). By
+// hand, with SMPI's 16-byte envelope: inter 5 + 1048592e-3 us, intra
+// 1 + 1048592e-4 us.
+TEST(IndependentRules, NodePlacementDecidesWhichMessagesStayInANode) {
+  expect_chain_on_two_nodes("alphabeta", 5 + 1048592e-3, 1 + 1048592e-4);
+}
+
 // The same chain on the default LogGP platform (eager sends, the sender
-// paying m·G: platform.hpp), 2 nodes of 2 cores: a message between nodes
-// takes max(o, g) + mG + L + o = 1.5 + 104.8576 + 2.5 + 1.5 us; within a
-// node the loopback's α and (m + 16)β as well as the sender's mG:
+// paying m·G: platform.hpp): a message between nodes takes
+// max(o, g) + mG + L + o = 1.5 + 104.8576 + 2.5 + 1.5 us; within a node the
+// loopback's α and (m + 16)β as well as the sender's mG:
 // 1.5 + 104.8576 + 1 + 104.8592 + 1.5 us (engine/loggp.cpp's sweep, which
 // places ranks itself: flat LogGP shares no link).
 TEST(IndependentRules, NodePlacementOnLogGpChargesTheSenderAndTheLoopback) {
-  const double inter_us = 1.5 + 104.8576 + 2.5 + 1.5, intra_us = 1.5 + 104.8576 + 1 + 104.8592 + 1.5;
-  const std::vector<std::pair<std::string, double>> placements = {{"block", 2 * intra_us + inter_us},
-                                                                  {"round-robin", 3 * inter_us}};
-  for (const auto& [placement, by_hand_us] : placements)
-    for (const char* engine : {"smpi", "loggp"}) {
-      const Row row = run_row({"--collective", "bcast", "--algo", "linear-pipeline", "--blocks", "1", "--p", "4",
-                               "--size", "1MiB", "--platform", "loggp", "--nodes", "2", "--cores-per-node", "2",
-                               "--intra-alpha", "1e-6", "--intra-beta", "1e-10", "--placement", placement, "--engine",
-                               engine});
-      EXPECT_TRUE(row.correct);
-      EXPECT_NEAR(row.time_us, by_hand_us, 1e-3) << placement << " " << engine;
-    }
+  expect_chain_on_two_nodes("loggp", 1.5 + 104.8576 + 2.5 + 1.5, 1.5 + 104.8576 + 1 + 104.8592 + 1.5);
 }
 
 }  // namespace
