@@ -86,7 +86,9 @@ for c in "${collective_list[@]}"; do
             continue
           fi
           [[ -n "$header" ]] || { header=$(head -1 <<<"$csv"); echo "$header,topology,contention" >"$rows"; }
-          tail -n +2 <<<"$csv" | sed "s/\$/,$t,$contention/" >>"$rows"
+          # The topology is the user's text: awk reads it from the environment,
+          # as data, unescaped (a sed script built from it could run commands).
+          tail -n +2 <<<"$csv" | suffix=",$t,$contention" awk '{ print $0 ENVIRON["suffix"] }' >>"$rows"
         done
         echo "  $((SECONDS - start)) s" >&2
       done
@@ -94,6 +96,7 @@ for c in "${collective_list[@]}"; do
   done
 done
 rm -f "$out/stderr.txt"
+[[ -s "$rows" ]] || { echo "verdicts_at_scale.sh: no run finished; $skipped says why" >&2; exit 1; }
 
 # Per (collective, topology, p, bytes): the fastest with and without
 # sharing, and what the latter's algorithm takes with sharing.
