@@ -92,7 +92,7 @@ int compare_scaling(sim::SimRequest& req, const std::vector<int64_t>& ps, const 
     return index(x) < index(y);
   });
   const std::string csv = "results.csv", png = std::string(sim::collective_name(c)) + "-scaling.png";
-  req.p = ps.front();  // the platform was sized for it
+  req.p = *std::max_element(ps.begin(), ps.end());  // the platform was sized for it
   const std::string heading =
       std::string(sim::collective_name(c)) + ", " + sim::format_bytes(req.sizes.front()) + ", plan engine";
   write_results(out, rows, csv, sim::scaling_plot_script(plot_spec(req, heading, ps, csv, png), rows));

@@ -47,8 +47,8 @@ void add_platform_options(cli::po::options_description& opts) {
       "intra-alpha", value<double>(), "seconds per message within a node")("intra-beta", value<double>(),
                                                                            "seconds per byte within a node")(
       "o", value<double>(),
-      "LogGP overhead: seconds of a rank's CPU per send and per receive (loggp: 1.5e-6; SMPI then sends every "
-      "message eagerly; --engine loggp: --rules loggopsim only)")(
+      "LogGP overhead: seconds of a rank's CPU per send and per receive (loggp: 1.5e-6; on a flat platform SMPI "
+      "then sends messages under 64 KiB eagerly)")(
       "g", value<double>(), "LogGP gap: seconds between a rank's sends (loggp: 1e-6, oneported: 5e-6)")(
       "topology", value<std::string>(), platforms::topology_help().c_str())(
       "placement", value<std::string>(), "block (default: consecutive ranks share a node) or round-robin");
@@ -238,7 +238,8 @@ Collective read_common_options(const cli::po::variables_map& vm, SimRequest& req
   if (vm.count("reps")) req.reps = static_cast<int>(cli::parse_int(vm["reps"].as<std::string>(), "--reps", 1, 1000));
   if (vm.count("warmup"))
     req.warmup = static_cast<int>(cli::parse_int(vm["warmup"].as<std::string>(), "--warmup", 0, 1000));
-  req.platform = platform_from(vm, req.p);
+  // A list of p (compare --engine loggp) runs on one machine, sized for the largest.
+  req.platform = platform_from(vm, *std::max_element(ps.begin(), ps.end()));
   return c;
 }
 
@@ -362,8 +363,9 @@ void add_engine_options(cli::po::options_description& opts) {
       "162 MB for a binomial bcast at p = 2^20, 372 MB for a circulant one)")(
       "rules", value<std::string>()->default_value("smpi"),
       "--engine loggp's rule set: smpi (SMPI's rules on the platform: rendezvous, L = alpha, G = beta; "
-      "with --o/--g eager sends, the sender busy max(o,g) + mG; where ranks share nodes, on a --topology or "
-      "half duplex, messages share links as SimGrid shares them: docs/engine.md) "
+      "with --o/--g on a flat platform eager sends under 64 KiB, the sender busy max(o,g); where messages meet "
+      "(eager sends, ranks sharing nodes, a --topology, half duplex) they share links as SimGrid shares them: "
+      "docs/engine.md) "
       "or loggopsim (LogGOPSim's LogGOPS rules for the plan's GOAL export, `collsim plan --format goal`: o, g, "
       "eager messages up to 65535 bytes, rendezvous above; calc = gamma per byte; times in whole picoseconds; the "
       "only rules for a GOAL file, run --plan F.goal)")(

@@ -1,10 +1,12 @@
 #include "shared_links.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <functional>
 #include <queue>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "fluid.hpp"
@@ -19,6 +21,7 @@ constexpr int64_t kNone = -1;
 
 // A rank's current step.
 struct Rank {
+  double call = 0;   // when its step calls MPI (the step's start plus ⊕)
   double post = 0;   // when its halves are posted (the step's start plus ⊕ and
                      // send call); finished: the finish
   double ready = 0;  // the latest of post and its halves' ends so far
@@ -30,10 +33,20 @@ struct Rank {
   int halves = 0;  // halves not yet ended
 };
 
-// A message in flight, by its flow.
+// An eager message not yet received: its arrival (kNever while in flight)
+// and, with a sink, its trace so far.
+struct Unreceived {
+  double arrival;
+  MessageEvent traced;
+};
+
+// A message in flight, by its flow; an eager one's place in its pair's
+// queue (a deque's elements stay where they are while others are pushed
+// and popped at its ends).
 struct Message {
   int64_t from = 0, to = 0;
   double start = 0;
+  Unreceived* eager = nullptr;
 };
 
 class SharedEvaluator {
@@ -43,7 +56,9 @@ class SharedEvaluator {
         shared_(shared),
         steps_(plan, bytes, pf.gamma),
         routes_(pf),
+        eager_below_(platforms::eager_below(pf)),
         send_call_(pf.has_overheads() ? pf.send_overhead() : 0),
+        recv_call_(pf.recv_overhead()),
         envelope_(static_cast<double>(pf.envelope)),
         ranks_(static_cast<size_t>(p_)),
         sink_(sink) {
@@ -118,7 +133,8 @@ class SharedEvaluator {
       s.after = c.after, s.after_bytes = c.after_bytes;
       s.halves = (s.send_to != kNone ? 1 : 0) + (s.recv_from != kNone ? 1 : 0);
       s.posted = false;
-      s.post = s.ready = t + c.before + (s.halves == 2 ? send_call_ : 0);
+      s.call = t + c.before;
+      s.post = s.ready = s.call + (pays_send_call(s) ? send_call_ : 0);
       if (s.halves > 0) {
         posts_.push({s.post, r});
         return;
@@ -136,34 +152,121 @@ class SharedEvaluator {
     return s.ready + s.after;
   }
 
-  // Rank r's halves are posted now: each starts its message where the
-  // peer's current step holds the other half, already posted.
+  // Is a message of `bytes` sent eagerly (platforms::eager_below)?
+  bool eager(int64_t bytes) const { return bytes < eager_below_; }
+
+  // Does rank r's step spend max(o, g) in a send call before its halves
+  // are posted? An eager send: always (SMPI sleeps smpi/os or smpi/ois
+  // before a detached one). A rendezvous one: in a step with both halves
+  // (MPI_Isend's smpi/ois; a blocking rendezvous MPI_Send sleeps nothing).
+  bool pays_send_call(const Rank& s) const {
+    return s.send_to != kNone && (s.halves == 2 || eager(s.send_bytes));
+  }
+
+  // Rank r's halves are posted now. An eager send starts its message at
+  // once and is done (detached); a rendezvous one starts it where the
+  // receiver's current step holds the receive, already posted. The receive
+  // takes the pair's oldest eager message if one was sent (once it has
+  // arrived), else matches the sender's rendezvous send in the same way.
   void post(int64_t r) {
     Rank& s = at(r);
     s.posted = true;
-    if (s.send_to != kNone) match(r, s.send_to);
-    if (s.recv_from != kNone) match(s.recv_from, r);
+    const bool receives = s.recv_from != kNone;
+    if (s.send_to != kNone) {
+      if (eager(s.send_bytes))
+        send_eagerly(r);  // may end the step where it has no receive
+      else
+        match(r, s.send_to);
+    }
+    if (receives) {
+      if (unreceived(s.recv_from, r))
+        receive_eagerly(r);
+      else
+        match(s.recv_from, r);
+    }
   }
 
-  void match(int64_t from, int64_t to) {
-    Rank &sender = at(from), &receiver = at(to);
-    if (!sender.posted || !receiver.posted || sender.send_to != to || receiver.recv_from != from) return;
+  // Has `from` sent `to` an eager message that `to` has not received?
+  bool unreceived(int64_t from, int64_t to) const {
+    return eager_below_ > 0 && unreceived_.count(pair_key(from, to)) > 0;
+  }
+
+  // Starts the flow of `bytes` from rank `from` to rank `to` now; returns
+  // its id, with messages_ sized for it.
+  FluidNetwork::FlowId start_flow(int64_t from, int64_t to, int64_t bytes) {
     const double latency = routes_.route(routes_.node_of(from), routes_.node_of(to), route_);
-    const double bytes = static_cast<double>(sender.send_bytes) + envelope_;
+    const double size = static_cast<double>(bytes) + envelope_;
     FluidNetwork::FlowId f;
     if (shared_) {
       hops_.assign(route_.begin(), route_.end());
-      f = net_.start(hops_, latency, bytes);
+      f = net_.start(hops_, latency, size);
     } else {
-      f = start_alone(latency, bytes);
+      f = start_alone(latency, size);
     }
     if (messages_.size() <= f) messages_.resize(f + 1);
+    ++count_;
+    return f;
+  }
+
+  // Rank r's eager send: its message leaves now, queued at the receiver
+  // behind the pair's earlier ones (a receive matches the pair's oldest
+  // send, as MPI's non-overtaking rule says, whichever arrives first).
+  void send_eagerly(int64_t r) {
+    Rank& s = at(r);
+    const int64_t to = s.send_to;
+    const FluidNetwork::FlowId f = start_flow(r, to, s.send_bytes);
+    std::deque<Unreceived>& pair = unreceived_[pair_key(r, to)];
+    pair.push_back({FluidNetwork::kNever, {}});
+    // Traced as loggp.hpp's eager messages: started at the call, the sender's overhead first.
+    if (sink_) pair.back().traced = {r, to, s.send_bytes, s.steps_done, s.call, s.call, 0, net_.now(), 0};
+    messages_[f] = {r, to, net_.now(), &pair.back()};
+    s.send_to = kNone;
+    end_half(r, net_.now());
+  }
+
+  // Rank r's eager receive, if the pair's oldest message has arrived: done
+  // at the later of the arrival and the posting, plus o (smpi/or).
+  void receive_eagerly(int64_t r) {
+    Rank& s = at(r);
+    const auto it = unreceived_.find(pair_key(s.recv_from, r));
+    if (it == unreceived_.end() || it->second.front().arrival == FluidNetwork::kNever) return;
+    const Unreceived oldest = it->second.front();
+    it->second.pop_front();
+    if (it->second.empty()) unreceived_.erase(it);
+    const double taken = std::max(oldest.arrival, s.post);
+    if (sink_) {
+      MessageEvent e = oldest.traced;
+      e.end = taken, e.receiver_done = taken + recv_call_;
+      sink_->message(e);
+    }
+    s.recv_from = kNone;
+    end_half(r, taken + recv_call_);
+  }
+
+  static uint64_t pair_key(int64_t from, int64_t to) {
+    return static_cast<uint64_t>(from) << 32 | static_cast<uint64_t>(to);
+  }
+
+  // One of rank r's halves has ended at time t (now or, after a receive's
+  // overhead, later): when it was the last, the step's ⊕ and the next step.
+  void end_half(int64_t r, double t) {
+    Rank& s = at(r);
+    s.ready = std::max(s.ready, t);
+    if (--s.halves == 0) start_step(r, complete(r));
+  }
+
+  // The rendezvous message from `from` to `to`, if both current steps hold
+  // its halves, posted (and the receive is not the pair's eager message's).
+  void match(int64_t from, int64_t to) {
+    Rank &sender = at(from), &receiver = at(to);
+    if (!sender.posted || !receiver.posted || sender.send_to != to || receiver.recv_from != from) return;
+    if (unreceived(from, to)) return;
+    const FluidNetwork::FlowId f = start_flow(from, to, sender.send_bytes);
     messages_[f] = {from, to, net_.now()};
     if (sink_)
       traced_.resize(messages_.size()),
           traced_[f] = {from, to, sender.send_bytes, sender.steps_done, sender.post, net_.now(), 0, 0, 0};
     sender.send_to = receiver.recv_from = kNone;
-    ++count_;
   }
 
   // A message on the route in route_ as if no other shared its links: its
@@ -178,19 +281,22 @@ class SharedEvaluator {
     return id;
   }
 
-  // The message of flow f has arrived at time t: both of its halves end.
+  // The message of flow f has arrived at time t. Rendezvous: both of its
+  // halves end. Eager: it waits for its receive, or ends one that waits.
   void arrive(FluidNetwork::FlowId f, double t) {
     const Message m = messages_[f];
+    if (m.eager) {
+      m.eager->arrival = t;
+      const Rank& receiver = at(m.to);
+      if (receiver.posted && receiver.recv_from == m.from) receive_eagerly(m.to);
+      return;
+    }
     if (sink_) {
       MessageEvent e = traced_[f];
       e.end = e.sender_done = e.receiver_done = t;
       sink_->message(e);
     }
-    for (int64_t r : {m.from, m.to}) {
-      Rank& s = at(r);
-      s.ready = std::max(s.ready, t);
-      if (--s.halves == 0) start_step(r, complete(r));
-    }
+    for (int64_t r : {m.from, m.to}) end_half(r, t);
   }
 
   Result result(bool per_rank) {
@@ -211,8 +317,10 @@ class SharedEvaluator {
   bool shared_;  // false: every message alone (--contention off)
   PlanSteps steps_;
   platforms::Routes routes_;
+  int64_t eager_below_;  // messages of fewer bytes are eager (platforms::eager_below)
   double send_call_;  // seconds in a send call before its message is posted:
                       // max(o, g) with overheads
+  double recv_call_;  // seconds after an eager receive completes: o
   double envelope_;
   std::vector<Rank> ranks_;
   FluidNetwork net_;
@@ -220,7 +328,10 @@ class SharedEvaluator {
   std::priority_queue<Arrival, std::vector<Arrival>, std::greater<>> alone_;
   std::vector<uint32_t> free_ids_;    // alone messages' ids to reuse
   std::vector<Message> messages_;     // by flow id
-  std::vector<MessageEvent> traced_;  // by flow id, with a sink
+  std::vector<MessageEvent> traced_;  // by flow id, with a sink (rendezvous)
+  // Eager: per (sender, receiver), the messages sent and not yet received,
+  // in send order; only pairs with one.
+  std::unordered_map<uint64_t, std::deque<Unreceived>> unreceived_;
   std::vector<int64_t> route_;
   std::vector<FluidNetwork::LinkId> hops_;
   int64_t count_ = 0;
@@ -230,8 +341,8 @@ class SharedEvaluator {
 }  // namespace
 
 bool shares_links(const Machine& pf) {
-  return platforms::bytes_on_links(pf) &&
-         (pf.cores_per_node > 1 || pf.topology.kind != platforms::Topology::Kind::flat || !pf.full_duplex);
+  return platforms::bytes_on_links(pf) && (pf.cores_per_node > 1 || pf.topology.kind != platforms::Topology::Kind::flat ||
+                                           !pf.full_duplex || platforms::eager_below(pf) > 0);
 }
 
 Result evaluate_shared(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank,

@@ -27,7 +27,16 @@
 //   - messages that start at one instant start in rank order (SimGrid's
 //     actors run in an order of their own; ties of that kind change times
 //     by rounding: fluid.hpp).
-// Flat LogGP platforms (eager sends, bytes paid by the sender, unbounded
+// On a flat LogGP platform whose NICs carry the bytes (the default since
+// issue 33) a message under the eager limit (platforms::eager_below) is
+// eager instead: its send spends max(o, g) (smpi/os or smpi/ois, one half
+// or two), then its message flows at once and the send is done
+// (detached); a receive takes the pair's oldest eager message (MPI's
+// non-overtaking order, whichever arrives first) and ends o (smpi/or)
+// after the later of its posting and that arrival. A rank's overlapping
+// eager sends share its NIC's UP half, the messages into a node its DOWN
+// half.
+// Flat LogGP platforms whose senders pay the bytes (eager sends, unbounded
 // links) share nothing a message's time depends on: loggp.hpp evaluates
 // them exactly, as it does flat α-β platforms of one rank a node.
 //
@@ -43,8 +52,9 @@
 namespace collsim::engine {
 
 // Does a plan's time on `pf` depend on shared links: bytes on the links
-// (platforms::bytes_on_links) and ranks sharing nodes, a topology, or half
-// duplex links (a rank's send and receive share one)?
+// (platforms::bytes_on_links) and ranks sharing nodes, a topology, half
+// duplex links (a rank's send and receive share one), or eager messages (a
+// rank's sends overlap)?
 bool shares_links(const Machine& pf);
 
 // The plan's time on `pf` (platform_xml of it as SMPI runs it). With

@@ -47,6 +47,21 @@ struct Machine {
       false; // rank r on node r mod nodes, not r / cores_per_node
   int64_t envelope =
       16; // bytes SMPI adds to every message (no setting removes them)
+  // Where a flat LogGP platform pays a message's m·G (issue 33): false, on
+  // the node's NIC (its link carries the bytes at 1/G, shared max-min by
+  // what the node sends and, apart, by what it receives, so incast costs
+  // what it costs); true, on the sender's CPU before the message leaves
+  // (the papers' one-ported model: a rank's sends go out one after
+  // another, receives are never limited). Read only where o or g > 0 on a
+  // flat platform: elsewhere the links carry the bytes.
+  bool bytes_at_sender = false;
+  // On a flat LogGP platform with the bytes on the NIC, messages of fewer
+  // bytes are sent eagerly (flowing at once, the sender free after its
+  // overhead), larger ones by rendezvous (flowing once the receive is
+  // posted): SMPI's default send-is-detached-thresh, the order of MPI
+  // libraries' eager limits (UCX, Open MPI's ob1 and MPICH's ch4 switch
+  // between 8 and 64 KiB).
+  int64_t eager_limit = 65536;
 
   // Does the machine charge LogGP overheads (o or g > 0)?
   bool has_overheads() const { return o > 0 || g > 0; }

@@ -1,6 +1,7 @@
 #include "platform.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -40,11 +41,26 @@ Platform preset(const char* name, double alpha, double beta, double gamma, int64
   return pf;
 }
 
+// `pf` with its senders paying the bytes (Machine::bytes_at_sender).
+Platform at_sender(Platform pf) {
+  pf.bytes_at_sender = true;
+  return pf;
+}
+
 }  // namespace
 
 double as_written(double v) { return std::strtod(num(v).c_str(), nullptr); }
 
-bool bytes_on_links(const Machine& pf) { return !pf.has_overheads() || pf.topology.kind != Topology::Kind::flat; }
+namespace {
+bool flat_loggp(const Machine& pf) { return pf.has_overheads() && pf.topology.kind == Topology::Kind::flat; }
+}  // namespace
+
+int64_t eager_below(const Machine& pf) {
+  if (!flat_loggp(pf)) return 0;
+  return pf.bytes_at_sender ? kEveryMessage : pf.eager_limit;
+}
+
+bool bytes_on_links(const Machine& pf) { return !flat_loggp(pf) || !pf.bytes_at_sender; }
 
 double link_bandwidth(const Machine& pf) { return bytes_on_links(pf) ? 1.0 / pf.beta : kUnboundedBandwidth; }
 
@@ -74,16 +90,20 @@ const std::vector<Platform>& presets() {
       // g = α, G = β on the sender, L = 0, o = 0), so a rank's sends serialize, and a broadcast to p
       // ranks needs ⌈log2 p⌉α. What SimGrid cannot say: receives do not serialize (a receiver busy α
       // too would add a second α to every message).
-      preset("oneported", 0, 1e-9, 1e-9, 1024, 1, 0, 0, 0, 5e-6,
-       "one-ported alpha-beta: each send keeps its rank busy alpha + m*beta (5 us, 1 ns/B), L = 0; receives overlap"),
+      at_sender(preset("oneported", 0, 1e-9, 1e-9, 1024, 1, 0, 0, 0, 5e-6,
+       "one-ported alpha-beta: each send keeps its rank busy alpha + m*beta (5 us, 1 ns/B), L = 0; receives overlap")),
       // The default platform. LogGP: L, o, g are LogGOPSim's defaults (Hoefler, Schneider, Lumsdaine, HPDC 2010; its
       // simulator.ggo: L = 2.5 µs, o = 1.5 µs, g = 1 µs), G = 0.1 ns/B is 10 GB/s, the large-message
       // osu_bw plateau of a public OSU run of Open MPI and of MPICH over UCX on 100 Gbit/s InfiniBand
       // (about 10.3 GB/s; gist.github.com/jfgrimm/3af692a5475bdd4ed836b5a18197a209). Not one current
       // system's fitted set (issue 17 asks for one; not found in a source we could check). o >= g,
-      // so SMPI charges it exactly (platform.hpp). γ = 0.1 ns/B as on the cluster presets.
+      // so SMPI charges it exactly (platform.hpp). γ = 0.1 ns/B as on the cluster presets. G is the
+      // NIC's (issue 33): each node's link carries its messages' bytes at 1/G, shared by what the node
+      // sends and, apart, by what it receives, so a rank's overlapping sends share its bandwidth and
+      // p - 1 messages into one rank take (p - 1)mG (until issue 33 the sender's CPU paid mG and
+      // receives were unbounded: oneported keeps that).
       preset("loggp", 2.5e-6, 0.1e-9, 0.1e-9, 1024, 1, 0, 0, 1.5e-6, 1e-6,
-       "LogGP: L = 2.5 us, o = 1.5 us, g = 1 us (LogGOPSim's defaults), G = 0.1 ns/B (EDR-class osu_bw)"),
+       "LogGP: L = 2.5 us, o = 1.5 us, g = 1 us (LogGOPSim's defaults), G = 0.1 ns/B on each node's NIC (EDR-class osu_bw)"),
   };
   return list;
 }
@@ -192,14 +212,15 @@ void validate(const Machine& pf) {
   positive(pf.beta, "beta");
   positive(pf.gamma, "gamma");
   if (pf.cores_per_node > 1) positive(pf.intra_beta, "intra-node beta (with cores-per-node > 1)");
+  if (pf.eager_limit < 0) throw std::invalid_argument("the eager limit must be at least 0 bytes");
   if (pf.nodes < 1 || pf.nodes > kMaxNodes) throw std::invalid_argument("nodes must be in [1, 2^24]");
   if (pf.cores_per_node < 1 || pf.cores_per_node > kMaxCoresPerNode)
     throw std::invalid_argument("cores-per-node must be in [1, 4096]");
   cluster_shape(pf.topology, pf.nodes);  // the shape must hold the nodes
   if (!pf.full_duplex && !bytes_on_links(pf))
     throw std::invalid_argument(
-        "half duplex: a flat platform with o or g has its senders pay the bytes and its links are unbounded; "
-        "give --topology, or --platform alphabeta");
+        "half duplex: a flat platform whose senders pay the bytes (oneported): its links are unbounded; "
+        "give --topology, or --platform loggp");
 }
 
 std::vector<std::string> overhead_flags(const Platform& pf) {
@@ -207,10 +228,11 @@ std::vector<std::string> overhead_flags(const Platform& pf) {
   const std::string send = "0:" + num(pf.send_overhead()) + ":" + num(bytes_on_links(pf) ? 0 : pf.beta),
                     recv = "0:" + num(pf.recv_overhead()) + ":0";
   std::vector<std::string> flags = {"--cfg=smpi/os:" + send, "--cfg=smpi/ois:" + send, "--cfg=smpi/or:" + recv};
-  // Flat: every size eager and flowing at once (INT_MAX: the largest MPI count of bytes).
-  if (!bytes_on_links(pf))
-    flags.insert(flags.begin(),
-                 {"--cfg=smpi/send-is-detached-thresh:2147483647", "--cfg=smpi/async-small-thresh:2147483647"});
+  // Flat: messages under the limit eager and flowing at once (SMPI compares an int: INT_MAX, the
+  // largest MPI count of bytes, is every size).
+  if (const int64_t eager = std::min<int64_t>(eager_below(pf), INT_MAX); eager > 0)
+    flags.insert(flags.begin(), {"--cfg=smpi/send-is-detached-thresh:" + std::to_string(eager),
+                                 "--cfg=smpi/async-small-thresh:" + std::to_string(eager)});
   return flags;
 }
 

@@ -14,27 +14,35 @@
 // flows — SimGrid's default for cluster loopbacks).
 //
 // LogGP overheads (o, g > 0; Alexandrov et al., SPAA '95; the rule itself
-// is machine.hpp's): every message is sent eagerly (SMPI's detached sends, flowing before the receive is posted),
-// the sender is busy max(o, g) + m·G before each send of m bytes leaves
-// (smpi/os for MPI_Send, smpi/ois for MPI_Isend and MPI_Sendrecv), the wire
-// adds L = α (its bandwidth is unbounded: G was paid at the sender, so a
-// rank's messages go out one after another, as LogGP's gap per byte says,
-// instead of sharing the link), and the receiver is busy o after each
-// receive completes (smpi/or). A message costs max(o, g) + m·G + L + o, and
-// a rank's k sends of m bytes leave max(o, g) + m·G apart. Where LogGP
-// differs: the sender's CPU, not only its NIC, is busy for m·G; where g > o
-// the first message of a burst also waits g − o; concurrent receives are
-// not limited by G. Wired as a topology (--topology), a LogGP platform's
-// links keep bandwidth 1/G and latency L/2 per hop, so that routes that meet
-// share them (contention), and messages use the rendezvous protocol as on
-// the α-β platforms (a blocking send returns when its message has arrived;
-// eager sends would let a tree's consecutive sends share the sender's link);
-// SMPI then charges the overheads only where a send is nonblocking: a
-// plan step with both halves (MPI_Sendrecv) spends max(o, g) in MPI_Isend
-// before its messages are posted; a blocking send (a step with one half)
-// and every rendezvous receive are charged nothing (engine/shared_links.hpp
-// follows this). Measured at p = 1,024, 64 KiB (tests/test_sim.cpp): a 2:1
-// taper adds exactly 5mG to recursive doubling and nothing to binomial.
+// is machine.hpp's). On a flat platform a message is sent eagerly (SMPI's
+// detached sends, flowing before the receive is posted: the eager
+// protocol) where eager_below() says: the sender is busy max(o, g) before
+// it leaves (smpi/os for MPI_Send, smpi/ois for MPI_Isend and
+// MPI_Sendrecv), and the receiver is busy o after the receive completes
+// (smpi/or). Where the bytes go (Machine::bytes_at_sender):
+//   - on the NIC (the default, and `loggp` since issue 33): each node's
+//     link has bandwidth 1/G and latency L/2, so an eager message alone
+//     costs max(o, g) + L + (m + envelope)G + o; a rank's overlapping sends
+//     share its link, the messages into a node share its DOWN half
+//     (incast), as max-min fairness shares them. Messages of eager_limit
+//     bytes and more use the rendezvous protocol, charged as on a topology
+//     (below). engine/shared_links.hpp follows both.
+//   - on the sender (`oneported`): every message is eager, the sender busy
+//     max(o, g) + m·G before it leaves and the links all but unbounded, so
+//     a rank's sends go out one after another, as LogGP's gap per byte
+//     says, and concurrent receives are not limited by G; a message costs
+//     max(o, g) + m·G + L + o.
+// Where g > o the first message of a burst also waits g − o. Wired as a
+// topology (--topology), a LogGP platform's links keep bandwidth 1/G and
+// latency L/2 per hop, so that routes that meet share them (contention),
+// and messages use the rendezvous protocol as on the α-β platforms (a
+// blocking send returns when its message has arrived); SMPI then charges
+// the overheads only where a send is nonblocking: a plan step with both
+// halves (MPI_Sendrecv) spends max(o, g) in MPI_Isend before its messages
+// are posted; a blocking send (a step with one half) and every rendezvous
+// receive are charged nothing (engine/shared_links.hpp follows this).
+// Measured at p = 1,024, 64 KiB (tests/test_sim.cpp): a 2:1 taper adds
+// exactly 5mG to recursive doubling and nothing to binomial.
 // With o = g = 0 messages use the rendezvous protocol
 // (send-is-detached-thresh 0) and the links' bandwidth 1/β, the α-β models'
 // assumption.
@@ -92,10 +100,17 @@ std::string describe(const Platform& pf, int64_t p);
 // γ > 0, nodes ≥ 1, cores ≥ 1, ...).
 void validate(const Machine& pf);
 
-// Where a message's m·G (or m·β) is paid: on the links (α-β platforms, and
-// LogGP ones wired as a topology, so that routes that meet share
-// bandwidth), or by the sender before the message leaves (flat LogGP
-// platforms, whose links are then all but unbounded).
+// Messages of fewer bytes than this are sent eagerly on `pf` (SMPI's
+// detached sends, flowing before their receive is posted), larger ones by
+// rendezvous: 0 on α-β platforms and topologies (every message
+// rendezvous), kEveryMessage where a flat LogGP platform's senders pay the
+// bytes, Machine::eager_limit where its NICs carry them.
+constexpr int64_t kEveryMessage = INT64_MAX;
+int64_t eager_below(const Machine& pf);
+// Where a message's m·G (or m·β) is paid: on the links (α-β platforms,
+// LogGP ones wired as a topology, and flat LogGP ones with the bytes on the
+// NIC), or by the sender before the message leaves (flat LogGP platforms
+// with Machine::bytes_at_sender, whose links are then all but unbounded).
 bool bytes_on_links(const Machine& pf);
 // The bandwidth platform_xml() gives the links between nodes: 1/β, or
 // 10^18 B/s where the senders pay the bytes.

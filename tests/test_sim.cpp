@@ -690,7 +690,7 @@ TEST(SimCli, BadInputIsOneErrorLine) {
   EXPECT_EQ(std::count(big.out.begin(), big.out.end(), '\n'), 1) << big.out;
   EXPECT_NE(big.out.find("over the 12 GiB of buffers"), std::string::npos) << big.out;
   expect_usage_error("run --algo circulant --p 4 --size 1 --duplex quarter", "known: full, half");
-  expect_usage_error("run --algo circulant --p 4 --size 1 --duplex half", "links are unbounded");
+  expect_usage_error("run --algo circulant --p 4 --size 1 --duplex half --platform oneported", "links are unbounded");
   expect_usage_error("run --algo circulant --p 40 --size 1 --platform alphabeta --nodes 8", "does not fit");
   expect_usage_error("compare --p 4 --algos circulant,zzz --out /tmp/x", "unknown bcast algorithm 'zzz'");
 }
@@ -779,22 +779,28 @@ TEST(SimPlatforms, OnePortedBcastNeedsLogPAlphas) {
   EXPECT_NEAR(flat->time_us, 63 * (alpha + beta) * 1e6, 2e-3);
 }
 
-// On `loggp` a message of m bytes costs max(o, g) + mG + L + o, and a
-// rank's sends leave max(o, g) + mG apart: the root of smpi:flattree sends
-// 63 times, so p = 64 takes 63(max(o, g) + G) + L + o (the acceptance bound
+// On `loggp` an eager message (under 64 KiB) of m bytes costs
+// max(o, g) + L + (m + 16)G + o, its NIC carrying the bytes and the sender
+// free after max(o, g): the root of smpi:flattree sends 63 times, max(o, g)
+// apart (each 17-byte message leaves its link long before the next comes),
+// so p = 64 takes 62·max(o, g) plus one message (the acceptance bound
 // 63·max(o, g) + L plus the bytes and the last receive's overhead); one
-// message of 1 KiB between two ranks, max(o, g) + 1024G + L + o; binomial
-// at p = 4096, 1 MiB: 12 such messages one after another.
+// message of 1 KiB between two ranks, one message. A message of 64 KiB or
+// more is rendezvous, and a blocking send and receive are charged no
+// overhead (platforms/platform.hpp): binomial at p = 4096, 1 MiB, is 12
+// rounds of L + (m + 16)G.
 TEST(SimPlatforms, LogGPChargesOverheadAndGapPerMessage) {
   const platforms::Platform pf = *platforms::find_preset("loggp");
-  auto message = [&](double bytes) { return std::max(pf.o, pf.g) + bytes * pf.beta + pf.alpha + pf.o; };
+  const double envelope = static_cast<double>(pf.envelope);
+  auto eager = [&](double bytes) { return std::max(pf.o, pf.g) + pf.alpha + (bytes + envelope) * pf.beta + pf.o; };
+  auto rendezvous = [&](double bytes) { return pf.alpha + (bytes + envelope) * pf.beta; };
   struct Case {
     const char* algo;
     int64_t p, bytes;
     double expect_s;
-  } cases[] = {{"smpi:flattree", 64, 1, 62 * (std::max(pf.o, pf.g) + pf.beta) + message(1)},
-               {"binomial", 2, 1024, message(1024)},
-               {"binomial", 4096, 1 << 20, 12 * message(1 << 20)}};
+  } cases[] = {{"smpi:flattree", 64, 1, 62 * std::max(pf.o, pf.g) + eager(1)},
+               {"binomial", 2, 1024, eager(1024)},
+               {"binomial", 4096, 1 << 20, 12 * rendezvous(1 << 20)}};
   for (const Case& k : cases) {
     SimRequest req = alphabeta_request(k.p, k.p >= kScaleAutoRanks);
     req.warmup = 0;
@@ -853,16 +859,26 @@ void expect_models_match(const char* platform) {
 TEST(SimPlatforms, ModelsEqualTheSimulationOnOnePorted) { expect_models_match("oneported"); }
 TEST(SimPlatforms, ModelsEqualTheSimulationOnLogGP) { expect_models_match("loggp"); }
 
-// The flags that carry o and g: none on an alpha-beta platform; eager
-// (detached, flowing at once) sends with os = ois = max(o, g) + m·G, or = o,
-// and links without a bandwidth limit.
+// The flags that carry o and g: none on an alpha-beta platform. With the
+// bytes on the NIC (the default): eager (detached, flowing at once) sends
+// under the eager limit with os = ois = max(o, g), or = o, and links of
+// bandwidth 1/β. With the sender paying them: every send eager, os = ois =
+// max(o, g) + m·G, and links without a bandwidth limit.
 TEST(SimPlatforms, OverheadFlags) {
   EXPECT_TRUE(platforms::overhead_flags(*platforms::find_preset("alphabeta")).empty());
   platforms::Platform pf = *platforms::find_preset("alphabeta");
   pf.o = 2e-6;
   pf.g = 3e-6;
-  const std::vector<std::string> flags = platforms::overhead_flags(pf);
+  std::vector<std::string> flags = platforms::overhead_flags(pf);
   auto has = [&](const std::string& f) { return std::find(flags.begin(), flags.end(), f) != flags.end(); };
+  EXPECT_TRUE(has("--cfg=smpi/send-is-detached-thresh:65536"));
+  EXPECT_TRUE(has("--cfg=smpi/async-small-thresh:65536"));
+  EXPECT_TRUE(has("--cfg=smpi/os:0:3e-06:0"));  // max(o, g)
+  EXPECT_TRUE(has("--cfg=smpi/ois:0:3e-06:0"));
+  EXPECT_TRUE(has("--cfg=smpi/or:0:2e-06:0"));
+  EXPECT_NE(platforms::platform_xml(pf).find("bw=\"1000000000Bps\""), std::string::npos);
+  pf.bytes_at_sender = true;
+  flags = platforms::overhead_flags(pf);
   EXPECT_TRUE(has("--cfg=smpi/send-is-detached-thresh:2147483647"));
   EXPECT_TRUE(has("--cfg=smpi/os:0:3e-06:1e-09"));  // max(o, g) + m·G
   EXPECT_TRUE(has("--cfg=smpi/ois:0:3e-06:1e-09"));

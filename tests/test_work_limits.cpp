@@ -111,10 +111,11 @@ TEST(WorkLimits, QuadraticSmpiRunIsRefusedBeforeSmpirun) {
                  "5.4e+08");
 }
 
-// allreduce ring at p = 64 sends 2 * 64 * 63 = 8064 messages.
+// allreduce ring at p = 64 sends 2 * 64 * 63 = 8064 messages (alphabeta: on
+// links that share nothing, each weighs 1).
 TEST(WorkLimits, MaxMessagesLowersAndRaisesTheLimit) {
-  const std::vector<std::string> ring{"run", "--engine", "loggp", "--collective", "allreduce", "--algo", "ring",
-                                      "--p", "64", "--size", "1KiB"};
+  const std::vector<std::string> ring{"run",  "--engine", "loggp", "--collective", "allreduce", "--algo", "ring",
+                                      "--p",  "64",       "--size", "1KiB", "--platform", "alphabeta"};
   std::vector<std::string> low = ring, high = ring;
   low.insert(low.end(), {"--max-messages", "1000"});
   high.insert(high.end(), {"--max-messages", "10000"});
