@@ -30,7 +30,7 @@ struct Net : platforms::Machine {
 
   Net() = default;
   explicit Net(const platforms::Machine& m, int64_t element_bytes = 1) : Machine(m), element(element_bytes) {}
-  double message(int64_t bytes) const { return per_message() + static_cast<double>(bytes + envelope) * beta; }
+  double message(int64_t bytes) const { return per_message(bytes) + static_cast<double>(bytes + envelope) * beta; }
   // The same network as seen within one node: one group of ranks, the
   // intra-node α, β.
   Net intra() const {

@@ -1,12 +1,10 @@
 #include "shared_links.hpp"
 
 #include <algorithm>
-#include <deque>
 #include <functional>
 #include <queue>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "fluid.hpp"
@@ -33,20 +31,22 @@ struct Rank {
   int halves = 0;  // halves not yet ended
 };
 
-// An eager message not yet received: its arrival (kNever while in flight)
-// and, with a sink, its trace so far.
+constexpr uint32_t kNil = UINT32_MAX;
+
+// An eager message not yet received, in its receiver's inbox (a list in
+// send order): its sender, its arrival (kNever while in flight) and the
+// next message of the inbox.
 struct Unreceived {
+  int64_t from;
   double arrival;
-  MessageEvent traced;
+  uint32_t next;
 };
 
-// A message in flight, by its flow; an eager one's place in its pair's
-// queue (a deque's elements stay where they are while others are pushed
-// and popped at its ends).
+// A message in flight, by its flow; an eager one's place in the inbox pool.
 struct Message {
   int64_t from = 0, to = 0;
   double start = 0;
-  Unreceived* eager = nullptr;
+  uint32_t eager = kNil;
 };
 
 class SharedEvaluator {
@@ -56,11 +56,12 @@ class SharedEvaluator {
         shared_(shared),
         steps_(plan, bytes, pf.gamma),
         routes_(pf),
-        eager_below_(platforms::eager_below(pf)),
+        eager_below_(pf.eager_below()),
         send_call_(pf.has_overheads() ? pf.send_overhead() : 0),
         recv_call_(pf.recv_overhead()),
         envelope_(static_cast<double>(pf.envelope)),
         ranks_(static_cast<size_t>(p_)),
+        inbox_(eager_below_ > 0 ? static_cast<size_t>(p_) : 0, {kNil, kNil}),
         sink_(sink) {
     for (int64_t l = 0; l < routes_.links(); ++l) {
       const platforms::Link link = routes_.link(l);
@@ -152,7 +153,7 @@ class SharedEvaluator {
     return s.ready + s.after;
   }
 
-  // Is a message of `bytes` sent eagerly (platforms::eager_below)?
+  // Is a message of `bytes` sent eagerly (Machine::eager_below)?
   bool eager(int64_t bytes) const { return bytes < eager_below_; }
 
   // Does rank r's step spend max(o, g) in a send call before its halves
@@ -187,8 +188,19 @@ class SharedEvaluator {
   }
 
   // Has `from` sent `to` an eager message that `to` has not received?
-  bool unreceived(int64_t from, int64_t to) const {
-    return eager_below_ > 0 && unreceived_.count(pair_key(from, to)) > 0;
+  bool unreceived(int64_t from, int64_t to) const { return eager_below_ > 0 && oldest(from, to).at != kNil; }
+
+  // The oldest unreceived eager message from `from` in the inbox of `to`,
+  // and the one before it in the list (kNil: it is the first). Inboxes are
+  // short: a plan's rank has few eager messages waiting at once.
+  struct Found {
+    uint32_t at, before;
+  };
+  Found oldest(int64_t from, int64_t to) const {
+    uint32_t before = kNil;
+    for (uint32_t i = inbox_[static_cast<size_t>(to)].head; i != kNil; before = i, i = pool_[i].next)
+      if (pool_[i].from == from) return {i, before};
+    return {kNil, kNil};
   }
 
   // Starts the flow of `bytes` from rank `from` to rank `to` now; returns
@@ -215,11 +227,10 @@ class SharedEvaluator {
     Rank& s = at(r);
     const int64_t to = s.send_to;
     const FluidNetwork::FlowId f = start_flow(r, to, s.send_bytes);
-    std::deque<Unreceived>& pair = unreceived_[pair_key(r, to)];
-    pair.push_back({FluidNetwork::kNever, {}});
+    const uint32_t i = append_to_inbox(r, to);
     // Traced as loggp.hpp's eager messages: started at the call, the sender's overhead first.
-    if (sink_) pair.back().traced = {r, to, s.send_bytes, s.steps_done, s.call, s.call, 0, net_.now(), 0};
-    messages_[f] = {r, to, net_.now(), &pair.back()};
+    if (sink_) pool_traced_[i] = {r, to, s.send_bytes, s.steps_done, s.call, s.call, 0, net_.now(), 0};
+    messages_[f] = {r, to, net_.now(), i};
     s.send_to = kNone;
     end_half(r, net_.now());
   }
@@ -228,14 +239,12 @@ class SharedEvaluator {
   // at the later of the arrival and the posting, plus o (smpi/or).
   void receive_eagerly(int64_t r) {
     Rank& s = at(r);
-    const auto it = unreceived_.find(pair_key(s.recv_from, r));
-    if (it == unreceived_.end() || it->second.front().arrival == FluidNetwork::kNever) return;
-    const Unreceived oldest = it->second.front();
-    it->second.pop_front();
-    if (it->second.empty()) unreceived_.erase(it);
-    const double taken = std::max(oldest.arrival, s.post);
+    const Found found = oldest(s.recv_from, r);
+    if (found.at == kNil || pool_[found.at].arrival == FluidNetwork::kNever) return;
+    const double taken = std::max(pool_[found.at].arrival, s.post);
+    take_from_inbox(r, found);
     if (sink_) {
-      MessageEvent e = oldest.traced;
+      MessageEvent e = pool_traced_[found.at];
       e.end = taken, e.receiver_done = taken + recv_call_;
       sink_->message(e);
     }
@@ -243,8 +252,31 @@ class SharedEvaluator {
     end_half(r, taken + recv_call_);
   }
 
-  static uint64_t pair_key(int64_t from, int64_t to) {
-    return static_cast<uint64_t>(from) << 32 | static_cast<uint64_t>(to);
+  // A new unreceived message from `from` at the end of the inbox of `to`:
+  // its index in the pool (a freed one where there is one).
+  uint32_t append_to_inbox(int64_t from, int64_t to) {
+    uint32_t i = static_cast<uint32_t>(pool_.size());
+    if (!free_pool_.empty()) {
+      i = free_pool_.back(), free_pool_.pop_back();
+    } else {
+      pool_.emplace_back();
+      if (sink_) pool_traced_.emplace_back();
+    }
+    pool_[i] = {from, FluidNetwork::kNever, kNil};
+    Inbox& box = inbox_[static_cast<size_t>(to)];
+    (box.head == kNil ? box.head : pool_[box.tail].next) = i;
+    box.tail = i;
+    return i;
+  }
+
+  // Unlinks `found` from the inbox of `to` and frees its pool entry (its
+  // fields stay readable until the next append).
+  void take_from_inbox(int64_t to, Found found) {
+    Inbox& box = inbox_[static_cast<size_t>(to)];
+    const uint32_t next = pool_[found.at].next;
+    (found.before == kNil ? box.head : pool_[found.before].next) = next;
+    if (box.tail == found.at) box.tail = found.before;
+    free_pool_.push_back(found.at);
   }
 
   // One of rank r's halves has ended at time t (now or, after a receive's
@@ -285,8 +317,8 @@ class SharedEvaluator {
   // halves end. Eager: it waits for its receive, or ends one that waits.
   void arrive(FluidNetwork::FlowId f, double t) {
     const Message m = messages_[f];
-    if (m.eager) {
-      m.eager->arrival = t;
+    if (m.eager != kNil) {
+      pool_[m.eager].arrival = t;
       const Rank& receiver = at(m.to);
       if (receiver.posted && receiver.recv_from == m.from) receive_eagerly(m.to);
       return;
@@ -317,7 +349,7 @@ class SharedEvaluator {
   bool shared_;  // false: every message alone (--contention off)
   PlanSteps steps_;
   platforms::Routes routes_;
-  int64_t eager_below_;  // messages of fewer bytes are eager (platforms::eager_below)
+  int64_t eager_below_;  // messages of fewer bytes are eager (Machine::eager_below)
   double send_call_;  // seconds in a send call before its message is posted:
                       // max(o, g) with overheads
   double recv_call_;  // seconds after an eager receive completes: o
@@ -329,9 +361,15 @@ class SharedEvaluator {
   std::vector<uint32_t> free_ids_;    // alone messages' ids to reuse
   std::vector<Message> messages_;     // by flow id
   std::vector<MessageEvent> traced_;  // by flow id, with a sink (rendezvous)
-  // Eager: per (sender, receiver), the messages sent and not yet received,
-  // in send order; only pairs with one.
-  std::unordered_map<uint64_t, std::deque<Unreceived>> unreceived_;
+  // Eager: each rank's inbox of messages sent to it and not yet received,
+  // in send order, as lists in one pool.
+  struct Inbox {
+    uint32_t head, tail;
+  };
+  std::vector<Inbox> inbox_;  // by rank
+  std::vector<Unreceived> pool_;
+  std::vector<MessageEvent> pool_traced_;  // by pool index, with a sink
+  std::vector<uint32_t> free_pool_;
   std::vector<int64_t> route_;
   std::vector<FluidNetwork::LinkId> hops_;
   int64_t count_ = 0;
@@ -342,7 +380,7 @@ class SharedEvaluator {
 
 bool shares_links(const Machine& pf) {
   return platforms::bytes_on_links(pf) && (pf.cores_per_node > 1 || pf.topology.kind != platforms::Topology::Kind::flat ||
-                                           !pf.full_duplex || platforms::eager_below(pf) > 0);
+                                           !pf.full_duplex || pf.eager_below() > 0);
 }
 
 Result evaluate_shared(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank,

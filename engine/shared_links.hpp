@@ -28,7 +28,7 @@
 //     actors run in an order of their own; ties of that kind change times
 //     by rounding: fluid.hpp).
 // On a flat LogGP platform whose NICs carry the bytes (the default since
-// issue 33) a message under the eager limit (platforms::eager_below) is
+// issue 33) a message under the eager limit (Machine::eager_below) is
 // eager instead: its send spends max(o, g) (smpi/os or smpi/ois, one half
 // or two), then its message flows at once and the send is done
 // (detached); a receive takes the pair's oldest eager message (MPI's

@@ -73,6 +73,20 @@ struct Machine {
   double per_message() const {
     return send_overhead() + alpha + recv_overhead();
   }
+  // The same for a message of `bytes`: SMPI charges a rendezvous one no
+  // receive overhead (platform.hpp).
+  double per_message(int64_t bytes) const {
+    return per_message() - (bytes < eager_below() ? 0 : recv_overhead());
+  }
+  // Messages of fewer bytes than this are sent eagerly (SMPI's detached
+  // sends, flowing before their receive is posted), larger ones by
+  // rendezvous: on a flat LogGP platform eager_limit where the NIC carries
+  // the bytes, every size where the sender pays them; elsewhere (α-β
+  // platforms, topologies) none.
+  int64_t eager_below() const {
+    if (!has_overheads() || topology.kind != Topology::Kind::flat) return 0;
+    return bytes_at_sender ? INT64_MAX : eager_limit;
+  }
 
   // The ranks that share a node as consecutive ranks: what the node-aware
   // algorithms group by. Block placement: the cores of a node; round-robin

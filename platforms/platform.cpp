@@ -51,16 +51,7 @@ Platform at_sender(Platform pf) {
 
 double as_written(double v) { return std::strtod(num(v).c_str(), nullptr); }
 
-namespace {
-bool flat_loggp(const Machine& pf) { return pf.has_overheads() && pf.topology.kind == Topology::Kind::flat; }
-}  // namespace
-
-int64_t eager_below(const Machine& pf) {
-  if (!flat_loggp(pf)) return 0;
-  return pf.bytes_at_sender ? kEveryMessage : pf.eager_limit;
-}
-
-bool bytes_on_links(const Machine& pf) { return !flat_loggp(pf) || !pf.bytes_at_sender; }
+bool bytes_on_links(const Machine& pf) { return pf.eager_below() != INT64_MAX; }
 
 double link_bandwidth(const Machine& pf) { return bytes_on_links(pf) ? 1.0 / pf.beta : kUnboundedBandwidth; }
 
@@ -230,7 +221,7 @@ std::vector<std::string> overhead_flags(const Platform& pf) {
   std::vector<std::string> flags = {"--cfg=smpi/os:" + send, "--cfg=smpi/ois:" + send, "--cfg=smpi/or:" + recv};
   // Flat: messages under the limit eager and flowing at once (SMPI compares an int: INT_MAX, the
   // largest MPI count of bytes, is every size).
-  if (const int64_t eager = std::min<int64_t>(eager_below(pf), INT_MAX); eager > 0)
+  if (const int64_t eager = std::min<int64_t>(pf.eager_below(), INT_MAX); eager > 0)
     flags.insert(flags.begin(), {"--cfg=smpi/send-is-detached-thresh:" + std::to_string(eager),
                                  "--cfg=smpi/async-small-thresh:" + std::to_string(eager)});
   return flags;

@@ -16,7 +16,7 @@
 // LogGP overheads (o, g > 0; Alexandrov et al., SPAA '95; the rule itself
 // is machine.hpp's). On a flat platform a message is sent eagerly (SMPI's
 // detached sends, flowing before the receive is posted: the eager
-// protocol) where eager_below() says: the sender is busy max(o, g) before
+// protocol) where Machine::eager_below() says: the sender is busy max(o, g) before
 // it leaves (smpi/os for MPI_Send, smpi/ois for MPI_Isend and
 // MPI_Sendrecv), and the receiver is busy o after the receive completes
 // (smpi/or). Where the bytes go (Machine::bytes_at_sender):
@@ -100,13 +100,6 @@ std::string describe(const Platform& pf, int64_t p);
 // γ > 0, nodes ≥ 1, cores ≥ 1, ...).
 void validate(const Machine& pf);
 
-// Messages of fewer bytes than this are sent eagerly on `pf` (SMPI's
-// detached sends, flowing before their receive is posted), larger ones by
-// rendezvous: 0 on α-β platforms and topologies (every message
-// rendezvous), kEveryMessage where a flat LogGP platform's senders pay the
-// bytes, Machine::eager_limit where its NICs carry them.
-constexpr int64_t kEveryMessage = INT64_MAX;
-int64_t eager_below(const Machine& pf);
 // Where a message's m·G (or m·β) is paid: on the links (α-β platforms,
 // LogGP ones wired as a topology, and flat LogGP ones with the bytes on the
 // NIC), or by the sender before the message leaves (flat LogGP platforms
