@@ -110,6 +110,8 @@ std::vector<std::string> to_argv(const HarnessArgs& a) {
           "--placement",  a.net.round_robin ? "round-robin" : "block",
           "--intra-alpha", exact(a.net.intra_alpha),
           "--intra-beta", exact(a.net.intra_beta),
+          // The ranks see a flat machine: they get its protocol's limit as their eager limit.
+          "--eager-below", std::to_string(a.net.eager_below()),
           "--reps",       std::to_string(a.reps),
           "--warmup",     std::to_string(a.warmup),
           "--op",         operator_name(a.op),
@@ -147,6 +149,7 @@ HarnessArgs from_argv(int argc, const char* const* argv, int first) {
     else if (key == "--placement" && (val == "block" || val == "round-robin")) a.net.round_robin = val == "round-robin";
     else if (key == "--intra-alpha") a.net.intra_alpha = to_double(val);
     else if (key == "--intra-beta") a.net.intra_beta = to_double(val);
+    else if (key == "--eager-below") a.net.eager_limit = to_int(val);
     else if (key == "--reps") a.reps = static_cast<int>(to_int(val));
     else if (key == "--warmup") a.warmup = static_cast<int>(to_int(val));
     else if (key == "--op") a.op = parse_operator(val);
