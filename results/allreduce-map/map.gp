@@ -13,10 +13,10 @@ set yrange [-0.5:17.500000]
 set output 'map.png'
 set title 'Fastest of ours: allreduce; label: runner-up of ours / fastest' . "\012" . 'platform loggp (L = 2.5 us, o = 1.5 us, g = 1 us, G = 0.1 ns/B, gamma = 0.1 ns/B)' font ',13'
 unset logscale cb
-set palette maxcolors 6
-set palette defined (0 '#e6194b', 1 '#3cb44b', 2 '#4363d8', 3 '#f58231', 4 '#911eb4', 5 '#42d4f4')
-set cbrange [-0.5:5.5]
-set cbtics ('recursive-doubling' 0, 'halving-doubling' 1, 'binary-blocks' 2, 'ring' 3, 'circulant' 4, 'multi-lane' 5) font ',12'
+set palette maxcolors 7
+set palette defined (0 '#e6194b', 1 '#3cb44b', 2 '#4363d8', 3 '#f58231', 4 '#911eb4', 5 '#42d4f4', 6 '#f032e6')
+set cbrange [-0.5:6.5]
+set cbtics ('binary-tree' 0, 'recursive-doubling' 1, 'halving-doubling' 2, 'binary-blocks' 3, 'ring' 4, 'circulant' 5, 'multi-lane' 6) font ',12'
 plot 'grid.dat' using 1:2:3 with image notitle, '' using 1:2:(sprintf('%.2f', $4)):5 with labels tc rgb variable font ',11' notitle
 set output 'ratio.png'
 set title 'SimGrid' . "\047" . 's best time / our best time: allreduce' . "\012" . 'platform loggp (L = 2.5 us, o = 1.5 us, g = 1 us, G = 0.1 ns/B, gamma = 0.1 ns/B)' font ',13'
