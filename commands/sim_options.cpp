@@ -360,7 +360,7 @@ void add_engine_options(cli::po::options_description& opts) {
       "engine", value<std::string>()->default_value("smpi"),
       "smpi (SimGrid's SMPI runs the MPI code) or loggp (the plan engine evaluates the algorithm's plan "
       "without SimGrid, under --rules; memory grows with the ranks, about 450-1300 bytes each at 1 MiB on loggp: "
-      "491 MB for a binomial bcast at p = 2^20, 734 MB for a circulant one)")(
+      "491 MB for a binomial bcast at p = 2^20, 742 MB for a circulant one)")(
       "rules", value<std::string>()->default_value("smpi"),
       "--engine loggp's rule set: smpi (SMPI's rules on the platform: rendezvous, L = alpha, G = beta; "
       "with --o/--g on a flat platform eager sends under 64 KiB, the sender busy max(o,g); where messages meet "
