@@ -45,7 +45,6 @@ struct Unreceived {
 // A message in flight, by its flow; an eager one's place in the inbox pool.
 struct Message {
   int64_t from = 0, to = 0;
-  double start = 0;
   uint32_t eager = kNil;
 };
 
@@ -230,7 +229,7 @@ class SharedEvaluator {
     const uint32_t i = append_to_inbox(r, to);
     // Traced as loggp.hpp's eager messages: started at the call, the sender's overhead first.
     if (sink_) pool_traced_[i] = {r, to, s.send_bytes, s.steps_done, s.call, s.call, 0, net_.now(), 0};
-    messages_[f] = {r, to, net_.now(), i};
+    messages_[f] = {r, to, i};
     s.send_to = kNone;
     end_half(r, net_.now());
   }
@@ -294,7 +293,7 @@ class SharedEvaluator {
     if (!sender.posted || !receiver.posted || sender.send_to != to || receiver.recv_from != from) return;
     if (unreceived(from, to)) return;
     const FluidNetwork::FlowId f = start_flow(from, to, sender.send_bytes);
-    messages_[f] = {from, to, net_.now()};
+    messages_[f] = {from, to};
     if (sink_)
       traced_.resize(messages_.size()),
           traced_[f] = {from, to, sender.send_bytes, sender.steps_done, sender.post, net_.now(), 0, 0, 0};
