@@ -10,6 +10,7 @@
 
 #include "machine.hpp"
 #include "plan.hpp"
+#include "plan_builders.hpp"
 
 namespace collsim::sim {
 
@@ -59,7 +60,21 @@ struct Net : platforms::Machine {
   //   p = 1152, c = 32, skip 64: all 32 cross, α + 32·wire·β;
   //   skip 4: 4 cross, max(α + 4·wire·β, α_i + wire·β_i).
   double shift_round(int64_t p, int64_t skip, double bytes, double fbeta = 1) const;
+  // A LogP tree's lag for a whole message of `bytes` (logp_tree.hpp): the
+  // time from a send's start until its receiver can send on (message()),
+  // over the sender's gap between two sends: max(o, g), or the NIC's wire
+  // time where that is longer (the sender's o + wire time where the sender
+  // pays the bytes). An eager message frees its sender early; a rendezvous
+  // one (every size on α-β platforms and topologies) holds it until the
+  // receiver has it: lag 1, the binomial tree. Between nodes only: the
+  // tree knows no nodes.
+  double tree_lag(int64_t bytes) const;
+  // The gap that tree_lag divides by, in seconds.
+  double tree_gap(int64_t bytes) const;
 };
+
+// What the plan builders read of the machine for a message of `bytes`.
+inline plan::PlanParams plan_params(const Net& net, int64_t bytes) { return {net.node_size(), net.tree_lag(bytes)}; }
 
 // Limits, as bit flags.
 enum Limit : unsigned {
@@ -75,6 +90,7 @@ enum Limit : unsigned {
 using Model = double (*)(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
 using FlatBuilder = plan::Plan (*)(int64_t p, int64_t root, int64_t blocks);
 using NodeBuilder = plan::Plan (*)(int64_t p, int64_t root, int64_t blocks, int64_t node_size);
+using LagBuilder = plan::Plan (*)(int64_t p, int64_t root, int64_t blocks, double lag);
 
 // An algorithm's own statement of itself, defined in its file as
 //   const AlgorithmDef def_<id>{limits, "description", model_<id>, plan::<id>};
@@ -85,8 +101,9 @@ using NodeBuilder = plan::Plan (*)(int64_t p, int64_t root, int64_t blocks, int6
 //   description  one line for --help, `collsim algorithms`, docs/algorithms.md
 //   model        predicted seconds for p ranks, `bytes` bytes, n blocks
 //   build        its plan builder (plan_builders.hpp), or build_on_nodes for
-//                one that places node_size ranks on a node; none for an
-//                MPI-code algorithm without a plan
+//                one that places node_size ranks on a node, or build_with_lag
+//                for a LogP tree (PlanParams::lag); none for an MPI-code
+//                algorithm without a plan
 struct AlgorithmDef {
   // An MPI-code algorithm without a plan (yet): no `collsim plan`, no
   // --engine loggp, and no model on platforms with LogGP's o or g.
@@ -95,11 +112,14 @@ struct AlgorithmDef {
       : limits(l), description(what), model(m), build(b) {}
   constexpr AlgorithmDef(unsigned l, const char* what, Model m, NodeBuilder b)
       : limits(l), description(what), model(m), build_on_nodes(b) {}
+  constexpr AlgorithmDef(unsigned l, const char* what, Model m, LagBuilder b)
+      : limits(l), description(what), model(m), build_with_lag(b) {}
   unsigned limits;
   const char* description;
   Model model;
   FlatBuilder build = nullptr;
   NodeBuilder build_on_nodes = nullptr;
+  LagBuilder build_with_lag = nullptr;
 };
 
 // Declared from the one list: algorithms/<collective>/<name>.cpp defines each.

@@ -1,4 +1,4 @@
-// Net's circulant round (algorithm.hpp).
+// Net's circulant round and LogP tree costs (algorithm.hpp).
 #include <algorithm>
 
 #include "algorithm.hpp"
@@ -13,5 +13,13 @@ double Net::shift_round(int64_t p, int64_t skip, double bytes, double fbeta) con
   const double across = per_message() + wire * beta * static_cast<double>(cross);
   return cross >= c ? across : std::max(across, within);
 }
+
+double Net::tree_gap(int64_t bytes) const {
+  if (bytes >= eager_below()) return message(bytes);
+  const double wire = static_cast<double>(bytes + envelope) * beta;
+  return bytes_at_sender ? send_overhead() + wire : std::max(send_overhead(), wire);
+}
+
+double Net::tree_lag(int64_t bytes) const { return message(bytes) / tree_gap(bytes); }
 
 }  // namespace collsim::sim

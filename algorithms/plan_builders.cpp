@@ -13,7 +13,7 @@ namespace {
 // The rows that have a builder (an MPI-code algorithm may have none).
 std::vector<PlanAlgorithm> with_builders(std::vector<PlanAlgorithm> rows) {
   rows.erase(std::remove_if(rows.begin(), rows.end(),
-                            [](const PlanAlgorithm& a) { return !a.build && !a.build_on_nodes; }),
+                            [](const PlanAlgorithm& a) { return !a.build && !a.build_on_nodes && !a.build_with_lag; }),
              rows.end());
   return rows;
 }
@@ -24,7 +24,8 @@ std::vector<PlanAlgorithm> with_builders(std::vector<PlanAlgorithm> rows) {
 const std::vector<PlanAlgorithm>& plan_table() {
   static const std::vector<PlanAlgorithm> table = with_builders({
 #define COLLSIM_OURS(coll, name, id, cut, shape) \
-  {Collective::coll, name, Cut::cut, MessageShape::shape, sim::def_##id.build, sim::def_##id.build_on_nodes},
+  {Collective::coll, name, Cut::cut, MessageShape::shape, sim::def_##id.build, sim::def_##id.build_on_nodes, \
+   sim::def_##id.build_with_lag},
 #define COLLSIM_PLAN COLLSIM_OURS
 #define COLLSIM_BUILTIN(coll, name, limits, what)
 #include "algorithms.def"
@@ -86,11 +87,13 @@ const PlanAlgorithm& find_plan_algorithm(Collective c, const std::string& algori
 }
 
 Plan build_plan(Collective c, const std::string& algorithm, int64_t p, int64_t root, int64_t blocks,
-                int64_t node_size) {
+                const PlanParams& params) {
   const PlanAlgorithm& a = find_plan_algorithm(c, algorithm);
   check_arguments(c, a.cut, p, root, blocks);
-  if (node_size < 1) throw std::invalid_argument("node size must be at least 1");
-  return a.build_on_nodes ? a.build_on_nodes(p, root, blocks, node_size) : a.build(p, root, blocks);
+  if (params.node_size < 1) throw std::invalid_argument("node size must be at least 1");
+  if (a.build_on_nodes) return a.build_on_nodes(p, root, blocks, params.node_size);
+  if (a.build_with_lag) return a.build_with_lag(p, root, blocks, params.lag);
+  return a.build(p, root, blocks);
 }
 
 }  // namespace collsim::plan

@@ -48,6 +48,15 @@ enum class MessageShape {
   scan_doubling,     // the doubling scans: ⌈log2 p⌉ rounds, round k idle on ranks below 2^k: p·q − 2^q + 1
 };
 
+// What a plan's shape may read of the machine besides p, root and blocks.
+struct PlanParams {
+  int64_t node_size = 1;  // node-aware algorithms: ranks block-wise, node_size to a node
+  // LogP trees (logp_tree.hpp): a send's time until its receiver sends on,
+  // in the sender's gaps between sends (>= 1; 1: the binomial tree);
+  // sim::Net::tree_lag gives it for a machine and a message size.
+  double lag = 1;
+};
+
 struct PlanAlgorithm {
   Collective collective;
   const char* name;
@@ -58,6 +67,8 @@ struct PlanAlgorithm {
   // Instead of build, for the node-aware algorithms (common/node_plans.cpp):
   // ranks placed block-wise, node_size to a node.
   Plan (*build_on_nodes)(int64_t p, int64_t root, int64_t blocks, int64_t node_size) = nullptr;
+  // Instead of build, for the LogP trees: the tree's lag (PlanParams).
+  Plan (*build_with_lag)(int64_t p, int64_t root, int64_t blocks, double lag) = nullptr;
 };
 
 // The names with a builder for collective c, in the list's order.
@@ -71,11 +82,12 @@ const PlanAlgorithm& find_plan_algorithm(Collective c, const std::string& algori
 
 // The plan of `algorithm` for p ranks, root (bcast, reduce; must be 0 for
 // the others) and `blocks` (B, or n per segment: Cut::pipelined); a
-// node-aware algorithm places `node_size` ranks on a node, block-wise (the
-// others ignore it: they know no nodes). Throws std::invalid_argument for an unknown
-// name (with the list), 1 <= p <= 2^31 - 1, 0 <= root < p or node_size >= 1 violated,
+// node-aware algorithm places params.node_size ranks on a node, block-wise,
+// a LogP tree reads params.lag (the others ignore them). Throws
+// std::invalid_argument for an unknown name (with the list), 1 <= p <=
+// 2^31 - 1, 0 <= root < p, node_size >= 1 or 1 <= lag <= 2^16 violated,
 // blocks < 1, or blocks != cut_blocks for a per_rank or pow2 cut.
 Plan build_plan(Collective c, const std::string& algorithm, int64_t p, int64_t root, int64_t blocks,
-                int64_t node_size = 1);
+                const PlanParams& params = {});
 
 }  // namespace collsim::plan

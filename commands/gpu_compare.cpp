@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -26,6 +27,8 @@ using cli::po::value;
 using cli::UsageError;
 
 constexpr int64_t kMiB = int64_t{1} << 20;
+// The range checks are the platform's and the request's own (finite only here).
+constexpr double kAnyReal = std::numeric_limits<double>::max();
 
 struct Settings {
   GpuRequest req;  // platform (nodes set per run), algorithms, sizes, work, repetitions
@@ -33,16 +36,6 @@ struct Settings {
   int64_t timeline_bytes = 0, timeline_nodes = 0;
   fs::path out;
 };
-
-double parse_real(const std::string& text, const std::string& what) {
-  try {
-    size_t used = 0;
-    const double v = std::stod(text, &used);
-    if (used == text.size()) return v;
-  } catch (const std::exception&) {
-  }
-  throw UsageError(what + ": '" + text + "' is not a number");
-}
 
 platforms::GpuPlatform platform_from(const cli::po::variables_map& vm) {
   const std::string name = vm["platform"].as<std::string>();
@@ -60,7 +53,7 @@ platforms::GpuPlatform platform_from(const cli::po::variables_map& vm) {
   set("procs-per-socket", pf.procs_per_socket);
   set("gpus-per-node", pf.gpus_per_node);
   auto set_real = [&](const char* key, double& field) {
-    if (vm.count(key)) field = parse_real(vm[key].as<std::string>(), std::string("--") + key);
+    if (vm.count(key)) field = cli::parse_real(vm[key].as<std::string>(), std::string("--") + key, -kAnyReal, kAnyReal);
   };
   set_real("link-latency", pf.link_latency);
   set_real("callback-latency", pf.callback_latency);
@@ -102,7 +95,7 @@ Settings read_settings(const cli::po::variables_map& vm) {
   if (gpu_memory(ranks, biggest) > kGpuMemoryLimit)
     throw UsageError(std::to_string(ranks) + " ranks x " + format_bytes(biggest) + " need more than the " +
                      format_bytes(kGpuMemoryLimit) + " of buffers a simulation may hold");
-  s.req.flops_per_element = parse_real(vm["flops-per-element"].as<std::string>(), "--flops-per-element");
+  s.req.flops_per_element = cli::parse_real(vm["flops-per-element"].as<std::string>(), "--flops-per-element", -kAnyReal, kAnyReal);
   if (!(s.req.flops_per_element >= 0) || s.req.flops_per_element > 1e9)
     throw UsageError("--flops-per-element must be in [0, 1e9]");
   s.req.reps = static_cast<int>(cli::parse_int(vm["reps"].as<std::string>(), "--reps", 1, 100));

@@ -9,6 +9,7 @@
 #include "args.hpp"
 #include "circulant.hpp"
 #include "commands.hpp"
+#include "logp_tree.hpp"
 #include "output.hpp"
 #include "plan_builders.hpp"
 #include "plan_goal.hpp"
@@ -23,7 +24,7 @@ using cli::po::value;
 
 const char* const kUsage =
     "usage: collsim plan --collective C --algo NAME --p P --size BYTES [--root R] [--blocks N]\n"
-    "                    [--node-size C] [--format plan|goal] [--out FILE]\n"
+    "                    [--node-size C] [--lag X] [--format plan|goal] [--out FILE]\n"
     "An algorithm's plan: the messages it sends, rank by rank, in order (issue 15); the plan\n"
     "executor runs the same plan under SMPI and Open MPI.\n"
     "  plan: the plan text format (docs/plan-format.md).\n"
@@ -37,7 +38,10 @@ const char* const kUsage =
     "p' = 2^floor(log2 p) (their own cut); the others send the whole vector in every\n"
     "message, as 1 block unless --blocks says more.\n"
     "Nodes: the node-aware algorithms group C consecutive ranks to a node (--node-size,\n"
-    "default 1: every rank its own node); the others know no nodes and refuse it.";
+    "default 1: every rank its own node); the others know no nodes and refuse it.\n"
+    "Lag: the LogP trees (bcast logp-tree) are shaped by X, a send's time until its receiver\n"
+    "sends on over the sender's gap between sends (--lag, default 1: the binomial tree; run\n"
+    "and compare take it from the platform and the size); the others refuse it.";
 
 // The block count: --blocks, or the algorithm's own where it has one.
 int64_t block_count(const plan::PlanAlgorithm& a, const cli::po::variables_map& vm, int64_t p) {
@@ -67,6 +71,7 @@ int plan_command(int argc, char** argv) {
       "root", value<std::string>()->default_value("0"), "root (bcast, reduce), 0 <= root < p")(
       "blocks", value<std::string>(), "number of blocks B (see below)")(
       "node-size", value<std::string>()->default_value("1"), "ranks per node, block-wise (node-aware algorithms)")(
+      "lag", value<std::string>()->default_value("1"), "LogP trees' lag, 1 <= X <= 65536 (see below)")(
       "format", value<std::string>()->default_value("plan"), "plan or goal")(
       "out", value<std::string>(), "output file (default: standard output)");
   sim::add_max_messages_option(opts);
@@ -78,6 +83,7 @@ int plan_command(int argc, char** argv) {
   const int64_t root = cli::parse_int(vm["root"].as<std::string>(), "--root", 0, p - 1);
   const int64_t bytes = sim::parse_bytes(vm["size"].as<std::string>(), "--size");
   const int64_t node_size = cli::parse_int(vm["node-size"].as<std::string>(), "--node-size", 1, kMaxProcs);
+  const double lag = cli::parse_real(vm["lag"].as<std::string>(), "--lag", 1, kMaxLag);
   plan::Plan plan;
   engine::Work work;
   try {
@@ -85,12 +91,13 @@ int plan_command(int argc, char** argv) {
     const plan::PlanAlgorithm& a = plan::find_plan_algorithm(c, algo);
     if (!a.build_on_nodes)
       cli::reject_given(vm, {"node-size"}, "is for the node-aware algorithms; " + algo + " knows no nodes");
+    if (!a.build_with_lag) cli::reject_given(vm, {"lag"}, "is for the LogP trees; " + algo + " is not one");
     const int64_t blocks = block_count(a, vm, p);
     work.messages = engine::plan_messages(c, algo, p, blocks, node_size).value_or(0);
     work.seconds = work.messages / engine::kExportMessagesPerSecond;
     engine::check_work(work, sim::max_messages(vm, engine::kDefaultMaxExportMessages),
                        std::string("the plan of ") + collective_name(c) + " " + algo + " at p = " + std::to_string(p));
-    plan = plan::build_plan(c, algo, p, root, blocks, node_size);
+    plan = plan::build_plan(c, algo, p, root, blocks, {node_size, lag});
   } catch (const std::invalid_argument& e) {
     throw cli::UsageError(e.what());
   }

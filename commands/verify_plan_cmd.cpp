@@ -10,6 +10,7 @@
 
 #include "args.hpp"
 #include "bounded_stream.hpp"
+#include "logp_tree.hpp"
 #include "plan_builders.hpp"
 #include "plan_check.hpp"
 #include "verify_kinds.hpp"
@@ -60,11 +61,17 @@ std::vector<int64_t> node_sizes(const plan::PlanAlgorithm& a, const std::vector<
   return a.build_on_nodes ? listed : std::vector<int64_t>{1};
 }
 
+// The lags checked for algorithm a: the list for the LogP trees, 1 for the
+// others (they read none).
+std::vector<double> lags(const plan::PlanAlgorithm& a, const std::vector<double>& listed) {
+  return a.build_with_lag ? listed : std::vector<double>{1};
+}
+
 // Checks every plan of `names` for p in `range`; the first failure is one
 // FAIL line naming the algorithm, p, blocks, root and node size, then exit 1.
 int verify_builders(Collective c, const std::vector<std::string>& names, cli::Range range,
-                    const std::vector<int64_t>& pipelined, const std::vector<int64_t>& nodes, int64_t root,
-                    bool quiet) {
+                    const std::vector<int64_t>& pipelined, const std::vector<int64_t>& nodes,
+                    const std::vector<double>& listed_lags, int64_t root, bool quiet) {
   cli::Progress progress("verify plan");
   for (const std::string& name : names) {
     const plan::PlanAlgorithm& a = plan::find_plan_algorithm(c, name);
@@ -73,11 +80,13 @@ int verify_builders(Collective c, const std::vector<std::string>& names, cli::Ra
       progress.update(double(p - range.lo) / double(range.hi - range.lo + 1), name + " p = " + std::to_string(p));
       const int64_t r = rooted(c) ? std::min(root, p - 1) : 0;
       for (int64_t node_size : node_sizes(a, nodes))
+        for (double lag : lags(a, listed_lags))
         for (int64_t blocks : block_counts(a, p, pipelined)) {
-          const PlanReport rep = check_plan(plan::build_plan(c, name, p, r, blocks, node_size));
+          const PlanReport rep = check_plan(plan::build_plan(c, name, p, r, blocks, {node_size, lag}));
           if (rep.failure) {
-            std::printf("FAIL %s %s blocks=%lld root=%lld node-size=%lld: %s\n", collective_name(c), name.c_str(),
-                        (long long)blocks, (long long)r, (long long)node_size, describe(*rep.failure).c_str());
+            std::printf("FAIL %s %s blocks=%lld root=%lld node-size=%lld lag=%g: %s\n", collective_name(c),
+                        name.c_str(), (long long)blocks, (long long)r, (long long)node_size, lag,
+                        describe(*rep.failure).c_str());
             return 1;
           }
           worst = {worst.plans + 1, std::max(worst.steps, rep.max_steps), std::max(worst.ops, rep.max_ops),
@@ -103,11 +112,12 @@ Collective collective_option(const cli::po::variables_map& vm) {
 
 // --algo's options that none of `names` would use are errors, not ignored.
 void reject_unused(const cli::po::variables_map& vm, Collective c, const std::vector<std::string>& names) {
-  bool pipelined = false, on_nodes = false;
+  bool pipelined = false, on_nodes = false, with_lag = false;
   for (const std::string& name : names) {
     const plan::PlanAlgorithm& a = plan::find_plan_algorithm(c, name);
     pipelined |= a.cut == plan::Cut::pipelined;
     on_nodes |= a.build_on_nodes != nullptr;
+    with_lag |= a.build_with_lag != nullptr;
   }
   const std::string algo = vm["algo"].as<std::string>();
   const std::string none =
@@ -115,6 +125,7 @@ void reject_unused(const cli::po::variables_map& vm, Collective c, const std::ve
   if (!rooted(c)) cli::reject_given(vm, {"root"}, std::string("is for bcast and reduce; ") + collective_name(c) + " has no root");
   if (!pipelined) cli::reject_given(vm, {"blocks"}, "is for pipelined algorithms; " + none);
   if (!on_nodes) cli::reject_given(vm, {"node-size"}, "is for the node-aware algorithms; " + none);
+  if (!with_lag) cli::reject_given(vm, {"lag"}, "is for the LogP trees; " + none);
 }
 
 }  // namespace
@@ -130,12 +141,14 @@ int verify_plan(int argc, char** argv) {
       "root", value<std::string>()->default_value("0"), "with --algo: root of bcast and reduce (min(root, p-1))")(
       "node-size", value<std::string>()->default_value("1,2,3,4,7"),
       "with --algo: ranks per node of the node-aware algorithms (block-wise)")(
+      "lag", value<std::string>()->default_value("1,1.5,2.5,3.736,8,40"),
+      "with --algo: lags of the LogP trees, each 1 <= X <= 65536 (plan --help)")(
       "quiet", "print nothing when the plans are correct");
   cli::po::variables_map vm;
   if (!cli::parse_options(argc, argv, opts, vm,
                           "usage: collsim verify plan --file F [--quiet]\n"
                           "       collsim verify plan --collective C --algo NAME|all --p A:B [--blocks LIST] [--root R]\n"
-                          "                               [--node-size LIST]\n"
+                          "                               [--node-size LIST] [--lag LIST]\n"
                           "Executes the plan symbolically: every send meets its receive, no deadlock, nothing sent\n"
                           "that is not held, ⊕ joins adjacent intervals (unless commutative), every rank ends with its\n"
                           "result. Exit 0: correct; 1: a broken rule (rank, step, block, rule); 2: malformed plan."))
@@ -156,11 +169,12 @@ int verify_plan(int argc, char** argv) {
     const auto pipelined = cli::parse_list(vm["blocks"].as<std::string>(), "--blocks", 1, int64_t{1} << 20);
     const int64_t root = cli::parse_int(vm["root"].as<std::string>(), "--root", 0, range.hi - 1);
     const auto nodes = cli::parse_list(vm["node-size"].as<std::string>(), "--node-size", 1, kMaxPlanRanks);
-    return verify_builders(c, names, range, pipelined, nodes, root, vm.count("quiet") > 0);
+    const auto lag_list = cli::parse_real_list(vm["lag"].as<std::string>(), "--lag", 1, kMaxLag);
+    return verify_builders(c, names, range, pipelined, nodes, lag_list, root, vm.count("quiet") > 0);
   }
   // A plan file's header says what --algo's options would: given with
   // --file they would be ignored, and --collective may only agree with it.
-  cli::reject_given(vm, {"p", "blocks", "root", "node-size"}, "is for --algo; a plan file (--file) has its own");
+  cli::reject_given(vm, {"p", "blocks", "root", "node-size", "lag"}, "is for --algo; a plan file (--file) has its own");
   const std::string path = vm["file"].as<std::string>();
   const std::optional<plan::Plan> plan = read_plan_file(path);
   if (!plan) return 2;

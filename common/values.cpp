@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
@@ -10,6 +11,28 @@
 #include <unistd.h>
 
 namespace collsim::cli {
+
+namespace {
+
+// "a,b,c" as its words, empty ones kept (the parsers reject them).
+std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> words;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    words.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) return words;
+    start = comma + 1;
+  }
+}
+
+std::string format_real(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+}  // namespace
 
 int64_t parse_int(const std::string& text, const std::string& what, int64_t lo, int64_t hi) {
   int64_t value = 0;
@@ -20,6 +43,27 @@ int64_t parse_int(const std::string& text, const std::string& what, int64_t lo, 
   if (ec == std::errc::result_out_of_range || value < lo || value > hi)
     throw UsageError(what + ": " + text + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return value;
+}
+
+double parse_real(const std::string& text, const std::string& what, double lo, double hi) {
+  double value = 0;
+  size_t used = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (text.empty() || used != text.size() || !std::isfinite(value))
+    throw UsageError(what + ": '" + text + "' is not a number");
+  if (value < lo || value > hi)
+    throw UsageError(what + ": " + text + " is out of range [" + format_real(lo) + ", " + format_real(hi) + "]");
+  return value;
+}
+
+std::vector<double> parse_real_list(const std::string& text, const std::string& what, double lo, double hi) {
+  std::vector<double> values;
+  for (const std::string& word : split_words(text)) values.push_back(parse_real(word, what, lo, hi));
+  return values;
 }
 
 Range parse_range(const std::string& text, const std::string& what, int64_t lo, int64_t hi) {
@@ -35,13 +79,8 @@ Range parse_range(const std::string& text, const std::string& what, int64_t lo, 
 
 std::vector<int64_t> parse_list(const std::string& text, const std::string& what, int64_t lo, int64_t hi) {
   std::vector<int64_t> values;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = text.find(',', start);
-    values.push_back(parse_int(text.substr(start, comma - start), what, lo, hi));
-    if (comma == std::string::npos) return values;
-    start = comma + 1;
-  }
+  for (const std::string& word : split_words(text)) values.push_back(parse_int(word, what, lo, hi));
+  return values;
 }
 
 std::vector<std::string> parse_names(const std::string& text, const std::string& what) {

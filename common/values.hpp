@@ -21,6 +21,11 @@ struct UsageError : std::runtime_error {
 // Whole decimal integer in [lo, hi]; `what` names the option in errors.
 int64_t parse_int(const std::string& text, const std::string& what, int64_t lo, int64_t hi);
 
+// A finite decimal number in [lo, hi].
+double parse_real(const std::string& text, const std::string& what, double lo, double hi);
+// "a,b,c", each a finite number in [lo, hi].
+std::vector<double> parse_real_list(const std::string& text, const std::string& what, double lo, double hi);
+
 struct Range {
   int64_t lo, hi;
 };

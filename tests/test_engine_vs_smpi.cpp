@@ -294,5 +294,29 @@ TEST(Incast, DefaultPlatformSmpiSharesTheReceiversLink) {
   EXPECT_NEAR(incast_to_one_us("smpi"), incast_to_one_by_hand_us(), 1e-4 * incast_to_one_by_hand_us());
 }
 
+// The LogP-optimal tree on the default platform at p = 64, 1 KiB (issue
+// 34). A sender is free again after max(o, g) = 1.5 µs (eager: the NIC's
+// 1,040 B · 0.1 ns/B = 0.104 µs is done before the next send leaves); its
+// child can send o + L + 0.104 + o = 5.604 µs after the send starts. The
+// greedy count C(t) = C(t − 1.5) + C(t − 5.604) (1 below 5.604) first
+// reaches 64 at 7 · 1.5 + 2 · 5.604 = 21.708 µs (by hand and by a separate
+// script; the binomial tree's six rounds take 33.624 µs).
+constexpr double kLogPTree64Us = 7 * 1.5 + 2 * 5.604;
+
+double logp_tree_us(const std::string& engine) {
+  const auto rows = rows_by_bytes(
+      {"--collective", "bcast", "--algo", "logp-tree", "--p", "64", "--size", "1KiB", "--engine", engine});
+  EXPECT_EQ(rows.size(), 1u);
+  return rows.empty() ? 0 : rows.begin()->second.time_us;
+}
+
+TEST(LogPTree, DefaultPlatformEngineTakesTheGreedyCount) {
+  EXPECT_NEAR(logp_tree_us("loggp"), kLogPTree64Us, 1e-4 * kLogPTree64Us);
+}
+
+TEST(LogPTree, DefaultPlatformSmpiTakesTheGreedyCount) {
+  EXPECT_NEAR(logp_tree_us("smpi"), kLogPTree64Us, 1e-4 * kLogPTree64Us);
+}
+
 }  // namespace
 }  // namespace collsim::sim

@@ -35,7 +35,7 @@ TEST(PlansNodeAware, EveryMultiLanePlanUpTo100Verifies) {
     for (int64_t node_size : {1, 2, 3, 4, 5, 7, 8, 32})
       for (int64_t p = 1; p <= 100; ++p)
         for (int64_t n : {1, 2, 5}) {
-          const Plan pl = plan::build_plan(c, "multi-lane", p, 0, n, node_size);
+          const Plan pl = plan::build_plan(c, "multi-lane", p, 0, n, {node_size});
           if (c == Collective::allreduce) {
             ASSERT_TRUE(pl.header.commutative);
             ASSERT_EQ(pl.header.segments, node_size);
@@ -56,7 +56,7 @@ TEST(PlansNodeAware, EveryMultiLanePlanUpTo100Verifies) {
 TEST(PlansNodeAware, MultiLaneCrossesNodesOnlyInItsLane) {
   const int64_t p = 40, c = 8;
   for (Collective c0 : kMultiLane) {
-    const Plan pl = plan::build_plan(c0, "multi-lane", p, 0, 3, c);
+    const Plan pl = plan::build_plan(c0, "multi-lane", p, 0, 3, {c});
     int64_t crossing = 0;
     for (int64_t r = 0; r < p; ++r)
       for (const Step& s : pl.steps(r))
@@ -93,7 +93,7 @@ TEST(PlansNodeAware, MultiLaneAllgathervOnFourCoreNodesByHand) {
       {0, {{4, {0}, 4, {4}}, {1, {0, 4}, 3, {3, 7}}, {2, {0, 3, 4, 7}, 2, {1, 2, 5, 6}}}},
       {5, {{1, {5}, 1, {1}}, {6, {1, 5}, 4, {0, 4}}, {7, {0, 1, 4, 5}, 7, {2, 3, 6, 7}}}},
   };
-  const Plan pl = plan::build_plan(Collective::allgatherv, "multi-lane", 8, 0, 1, 4);
+  const Plan pl = plan::build_plan(Collective::allgatherv, "multi-lane", 8, 0, 1, {4});
   for (const auto& [rank, steps] : want) {
     const auto got = pl.steps(rank);
     ASSERT_EQ(got.size(), steps.size()) << "rank " << rank;
@@ -114,7 +114,7 @@ TEST(PlansNodeAware, EveryPlanUpTo100Verifies) {
         for (int64_t root : std::set<int64_t>{0, p / 2, p - 1}) {
           if (!rooted(c) && root != 0) continue;
           for (int64_t n : {1, 2, 5}) {
-            const Plan pl = plan::build_plan(c, "node-aware", p, root, n, node_size);
+            const Plan pl = plan::build_plan(c, "node-aware", p, root, n, {node_size});
             ASSERT_FALSE(pl.header.commutative);
             const PlanReport rep = check_plan(pl);
             ASSERT_FALSE(rep.failure) << collective_name(c) << " p=" << p << " c=" << node_size << " root=" << root
@@ -131,7 +131,7 @@ TEST(PlansNodeAware, EveryPlanUpTo100Verifies) {
 TEST(PlansNodeAware, OnlyLeadersCrossNodes) {
   const int64_t p = 45, c = 8, n = 3;
   for (Collective c0 : kNodeAware) {
-    const Plan pl = plan::build_plan(c0, "node-aware", p, rooted(c0) ? 13 : 0, n, c);
+    const Plan pl = plan::build_plan(c0, "node-aware", p, rooted(c0) ? 13 : 0, n, {c});
     std::vector<int64_t> crossing_rank(static_cast<size_t>((p + c - 1) / c), -1);
     for (int64_t r = 0; r < p; ++r)
       for (const Step& s : pl.steps(r))
@@ -154,11 +154,11 @@ TEST(PlansNodeAware, OnlyLeadersCrossNodes) {
 // between leaders.
 TEST(PlansNodeAware, NodeSizeOneIsTheFlatPlan) {
   for (int64_t p : {1, 2, 7, 16, 33}) {
-    const Plan bcast = plan::build_plan(Collective::bcast, "node-aware", p, p / 2, 3, 1);
+    const Plan bcast = plan::build_plan(Collective::bcast, "node-aware", p, p / 2, 3, {1});
     const Plan flat_bcast = plan::bcast_circulant(p, p / 2, 3);
-    const Plan allreduce = plan::build_plan(Collective::allreduce, "node-aware", p, 0, 3, 1);
+    const Plan allreduce = plan::build_plan(Collective::allreduce, "node-aware", p, 0, 3, {1});
     const Plan flat_allreduce = plan::allreduce_two_tree(p, 0, 3);
-    const Plan reduce = plan::build_plan(Collective::reduce, "node-aware", p, p / 2, 3, 1);
+    const Plan reduce = plan::build_plan(Collective::reduce, "node-aware", p, p / 2, 3, {1});
     const Plan flat_reduce = plan::reduce_binary_tree_pipeline(p, p / 2, 3);
     for (int64_t r = 0; r < p; ++r) {
       const auto a = bcast.steps(r), b = flat_bcast.steps(r);
@@ -197,7 +197,7 @@ TEST(PlansNodeAware, TenRanksOnFourCoreNodesByHand) {
       {recv_step(9, {0})},
       {recv_step(5, {0}), send_step(8, {0})},
   };
-  const Plan pl = plan::build_plan(Collective::bcast, "node-aware", 10, 5, 1, 4);
+  const Plan pl = plan::build_plan(Collective::bcast, "node-aware", 10, 5, 1, {4});
   for (int64_t r = 0; r < 10; ++r) {
     const auto got = pl.steps(r);
     ASSERT_EQ(got.size(), want[r].size()) << "rank " << r;
@@ -231,14 +231,14 @@ Plan intra_node_only(const Plan& good, int64_t c) {
 TEST(PlansNodeAware, BrokenPhasesFailTheVerifier) {
   const int64_t p = 12, c = 4, n = 2;
   for (const auto& [c0, name] : {std::pair{Collective::bcast, "node-aware"}, {Collective::allgatherv, "multi-lane"}}) {
-    const PlanReport broken = check_plan(intra_node_only(plan::build_plan(c0, name, p, 0, n, c), c));
+    const PlanReport broken = check_plan(intra_node_only(plan::build_plan(c0, name, p, 0, n, {c}), c));
     ASSERT_TRUE(broken.failure) << name;
     // bcast: node 1's leader sends on a block it never got; allgatherv: a
     // rank passes on within its node the other nodes' blocks of its lane.
     EXPECT_EQ(broken.failure->condition, "not-held") << name << ": " << describe(*broken.failure);
   }
 
-  const Plan all = plan::build_plan(Collective::allreduce, "node-aware", p, 0, n, c);
+  const Plan all = plan::build_plan(Collective::allreduce, "node-aware", p, 0, n, {c});
   Plan early_bcast = all;
   early_bcast.stream = nullptr;
   early_bcast.steps = [all, c](int64_t r) {
@@ -263,7 +263,7 @@ TEST(PlansNodeAware, BrokenPhasesFailTheVerifier) {
 }
 
 TEST(PlansNodeAware, NodeSizeBelowOneIsRefused) {
-  EXPECT_THROW(plan::build_plan(Collective::bcast, "node-aware", 8, 0, 1, 0), std::invalid_argument);
+  EXPECT_THROW(plan::build_plan(Collective::bcast, "node-aware", 8, 0, 1, {0}), std::invalid_argument);
 }
 
 }  // namespace

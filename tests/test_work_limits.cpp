@@ -47,7 +47,7 @@ TEST(WorkEstimate, WithinTwiceOfEveryBuiltPlan) {
           for (int64_t node : {1, 3, 4, 16}) {
             if (node > 1 && !a.build_on_nodes) continue;
             const int64_t blocks = a.cut == Cut::pipelined ? n : plan::cut_blocks(a.cut, p);
-            const double actual = counted_messages(plan::build_plan(c, name, p, 0, blocks, node));
+            const double actual = counted_messages(plan::build_plan(c, name, p, 0, blocks, {node}));
             const std::optional<double> estimate = engine::plan_messages(c, name, p, n, node);
             ASSERT_TRUE(estimate) << collective_name(c) << " " << name << ": no estimate";
             EXPECT_TRUE(*estimate >= actual / 2 && *estimate <= 2 * actual)

@@ -47,9 +47,10 @@ struct CollArgs {
   // memory, and so must be the algorithm's temporaries: allocate them as
   // Scratch and copy vector data with copy_real (window.hpp).
   bool scale = false;
-  // Ranks placed block-wise, node_size to a node: what the node-aware plans
-  // group by (1 where the caller knows no nodes: every rank its own).
-  int64_t node_size = 1;
+  // What the plans read of the machine (plan_params): the ranks a node,
+  // block-wise, that the node-aware plans group by (1 where the caller
+  // knows no nodes: every rank its own), and the LogP trees' lag.
+  plan::PlanParams params = {};
 };
 
 inline char* at(void* buf, int64_t offset) { return static_cast<char*>(buf) + offset; }

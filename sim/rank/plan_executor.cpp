@@ -416,7 +416,7 @@ void run_catalog_plan(Collective c, const char* name, const CollArgs& a) {
   int p = 1;
   MPI_Comm_size(a.comm, &p);
   const plan::PlanAlgorithm& algorithm = plan::find_plan_algorithm(c, name);
-  run_plan(plan::build_plan(c, name, p, rooted(c) ? a.root : 0, plan_cut_blocks(algorithm, a.blocks, p), a.node_size), a);
+  run_plan(plan::build_plan(c, name, p, rooted(c) ? a.root : 0, plan_cut_blocks(algorithm, a.blocks, p), a.params), a);
 }
 
 }  // namespace collsim::sim
