@@ -67,14 +67,20 @@ struct Net : platforms::Machine {
   // pays the bytes). An eager message frees its sender early; a rendezvous
   // one (every size on α-β platforms and topologies) holds it until the
   // receiver has it: lag 1, the binomial tree. Between nodes only: the
-  // tree knows no nodes.
-  double tree_lag(int64_t bytes) const;
+  // tree knows no nodes. `combines`: the tree run backwards (reduce), where
+  // the receiver ⊕s each message (γ a byte) before it takes the next: the
+  // gap is the receiver's o + γm (or the NIC's wire time in), the lag runs
+  // to the ⊕'s end.
+  double tree_lag(int64_t bytes, bool combines = false) const;
   // The gap that tree_lag divides by, in seconds.
-  double tree_gap(int64_t bytes) const;
+  double tree_gap(int64_t bytes, bool combines = false) const;
 };
 
-// What the plan builders read of the machine for a message of `bytes`.
-inline plan::PlanParams plan_params(const Net& net, int64_t bytes) { return {net.node_size(), net.tree_lag(bytes)}; }
+// What the plan builders of collective c read of the machine for a message
+// (bcast) or vector (reduce) of `bytes`.
+inline plan::PlanParams plan_params(const Net& net, Collective c, int64_t bytes) {
+  return {net.node_size(), net.tree_lag(bytes, c == Collective::reduce)};
+}
 
 // Limits, as bit flags.
 enum Limit : unsigned {

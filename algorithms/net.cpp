@@ -14,12 +14,22 @@ double Net::shift_round(int64_t p, int64_t skip, double bytes, double fbeta) con
   return cross >= c ? across : std::max(across, within);
 }
 
-double Net::tree_gap(int64_t bytes) const {
-  if (bytes >= eager_below()) return message(bytes);
+namespace {
+double combine_time(const Net& net, int64_t bytes, bool combines) {
+  return combines ? net.gamma * static_cast<double>(bytes) : 0;
+}
+}  // namespace
+
+double Net::tree_gap(int64_t bytes, bool combines) const {
+  const double combine = combine_time(*this, bytes, combines);
+  if (bytes >= eager_below()) return message(bytes) + combine;
   const double wire = static_cast<double>(bytes + envelope) * beta;
+  if (combines) return bytes_at_sender ? recv_overhead() + combine : std::max(recv_overhead() + combine, wire);
   return bytes_at_sender ? send_overhead() + wire : std::max(send_overhead(), wire);
 }
 
-double Net::tree_lag(int64_t bytes) const { return message(bytes) / tree_gap(bytes); }
+double Net::tree_lag(int64_t bytes, bool combines) const {
+  return (message(bytes) + combine_time(*this, bytes, combines)) / tree_gap(bytes, combines);
+}
 
 }  // namespace collsim::sim

@@ -98,7 +98,7 @@ Row evaluate_case(const SimRequest& req, const EngineRules& rules, const Net& ne
   const int64_t blocks =
       pa ? resolve_blocks(*cand.row, net, {req.p, bytes, req.blocks, {}}) : resolve_blocks(cand.file_plan->header);
   const plan::Plan pl =
-      pa ? plan::build_plan(c, cand.name, req.p, root, plan_cut_blocks(*pa, blocks, req.p), plan_params(net, bytes))
+      pa ? plan::build_plan(c, cand.name, req.p, root, plan_cut_blocks(*pa, blocks, req.p), plan_params(net, c, bytes))
          : *cand.file_plan;
   res = evaluate(pl, bytes, net, rules, per_rank, sink);
   Row row{collective_name(c),
@@ -148,7 +148,7 @@ std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_
   }
   const plan::Plan pl = plan::build_plan(
       a.collective, a.name, req.p, rooted(a.collective) ? root : 0,
-      plan_cut_blocks(plan::find_plan_algorithm(a.collective, a.name), blocks, req.p), plan_params(net, bytes));
+      plan_cut_blocks(plan::find_plan_algorithm(a.collective, a.name), blocks, req.p), plan_params(net, a.collective, bytes));
   return model_of_plan(
       pl, req.op,
       evaluate_smpi(pl, engine::even_blocks(pl.header, bytes, net.element), net, false, nullptr).time * 1e6);
