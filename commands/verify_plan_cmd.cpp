@@ -10,6 +10,8 @@
 
 #include "args.hpp"
 #include "bounded_stream.hpp"
+#include "goal_check.hpp"
+#include "goal_read.hpp"
 #include "logp_tree.hpp"
 #include "plan_builders.hpp"
 #include "plan_check.hpp"
@@ -32,6 +34,29 @@ std::optional<plan::Plan> read_plan_file(const std::string& path) {
     std::fprintf(stderr, "collsim verify plan: malformed plan %s: %s\n", path.c_str(), e.what());
     return std::nullopt;
   }
+}
+
+// A GOAL file (goal_read.hpp): malformed, exit 2; a broken rule
+// (goal_check.hpp), one FAIL line and exit 1; else 0.
+int verify_goal_file(const std::string& path, bool quiet) {
+  BoundedFileStream in(path, kMaxPlanFileBytes, "GOAL file");
+  goal::Schedule schedule;
+  try {
+    schedule = goal::read_goal(in);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "collsim verify plan: malformed GOAL schedule %s: %s\n", path.c_str(), e.what());
+    return 2;
+  }
+  const GoalReport rep = check_goal(schedule);
+  if (rep.failure) {
+    std::printf("FAIL %s\n", describe(*rep.failure).c_str());
+    return 1;
+  }
+  if (!quiet)
+    std::printf("OK %s: GOAL, %lld ranks, %lld operations, %lld messages: every send meets its receive in posting "
+                "order, no deadlock in any order the dependencies allow (sends may wait for their receives)\n",
+                path.c_str(), (long long)schedule.ranks, (long long)rep.operations, (long long)rep.messages);
+  return 0;
 }
 
 void print_summary(const std::string& path, const plan::Header& h, const PlanReport& rep) {
@@ -146,12 +171,17 @@ int verify_plan(int argc, char** argv) {
       "quiet", "print nothing when the plans are correct");
   cli::po::variables_map vm;
   if (!cli::parse_options(argc, argv, opts, vm,
-                          "usage: collsim verify plan --file F [--quiet]\n"
+                          "usage: collsim verify plan --file F|F.goal [--quiet]\n"
                           "       collsim verify plan --collective C --algo NAME|all --p A:B [--blocks LIST] [--root R]\n"
                           "                               [--node-size LIST] [--lag LIST]\n"
                           "Executes the plan symbolically: every send meets its receive, no deadlock, nothing sent\n"
                           "that is not held, ⊕ joins adjacent intervals (unless commutative), every rank ends with its\n"
-                          "result. Exit 0: correct; 1: a broken rule (rank, step, block, rule); 2: malformed plan."))
+                          "result. A GOAL schedule (F.goal, or a file whose first word is num_ranks: LogGOPSim's,\n"
+                          "Schedgen's, `collsim plan --format goal`'s) has no data: every send meets its receive in\n"
+                          "MPI's posting order (no wildcard, no unordered sends or receives of one channel that\n"
+                          "differ in size, none larger than its receive), and no order its dependencies allow\n"
+                          "deadlocks when sends wait for their receives.\n"
+                          "Exit 0: correct; 1: a broken rule (rank, step or operation, rule); 2: malformed plan."))
     return 0;
   if (vm.count("file") == vm.count("algo")) throw cli::UsageError("give --file F or --algo NAME|all (one of them)");
   if (vm.count("algo")) {
@@ -176,6 +206,10 @@ int verify_plan(int argc, char** argv) {
   // --file they would be ignored, and --collective may only agree with it.
   cli::reject_given(vm, {"p", "blocks", "root", "node-size", "lag"}, "is for --algo; a plan file (--file) has its own");
   const std::string path = vm["file"].as<std::string>();
+  if (goal::is_goal_file(path)) {
+    cli::reject_given(vm, {"collective"}, "is not for a GOAL schedule, which has no collective");
+    return verify_goal_file(path, vm.count("quiet") > 0);
+  }
   const std::optional<plan::Plan> plan = read_plan_file(path);
   if (!plan) return 2;
   const Collective c = plan->header.collective;
