@@ -51,18 +51,25 @@ std::vector<sim::Row> run_engine(const cli::po::variables_map& vm, const sim::Si
   }
 }
 
-// The row of the GOAL schedule at `path` (run --plan F.goal): the plan
-// engine under the loggopsim rules only; its sizes, ranks and operations are
-// the file's, so --size and what shapes a collective are refused.
+// The row of the GOAL schedule at `path` (run --plan F.goal): SMPI through
+// the GOAL executor (the default), or the plan engine under the loggopsim
+// rules (not the smpi rules, which time plans' blocking sendrecv steps);
+// its sizes, ranks and operations are the file's, so --size and what shapes
+// a collective are refused.
 std::vector<sim::Row> run_goal(const cli::po::variables_map& vm, const sim::SimRequest& req, const std::string& path) {
   for (const char* name : {"size", "blocks", "collective", "root", "op", "layout"})
     if (vm.count(name) && !vm[name].defaulted())
       throw cli::UsageError(std::string("--") + name + " has no meaning for a GOAL schedule (" + path +
                             "): its sizes and operations are in the file");
   const std::optional<sim::EngineRules> rules = sim::read_engine_options(vm);
-  if (!rules)
-    throw cli::UsageError("a GOAL schedule runs on the plan engine only (--engine loggp --rules loggopsim); "
-                          "SMPI runs plans, which are MPI code");
+  if (!rules) {
+    if (vm.count("per-rank")) throw cli::UsageError("--per-rank is for --engine loggp");
+    try {
+      return {sim::simulate_goal(req, path)};
+    } catch (const std::invalid_argument& e) {
+      throw cli::UsageError("GOAL file '" + path + "', " + e.what());
+    }
+  }
   if (rules->set != sim::EngineRules::Set::loggopsim)
     throw cli::UsageError("a GOAL schedule runs under --rules loggopsim only: the smpi rules time plans' blocking "
                           "sendrecv steps, not GOAL's calcs, irequires and CPUs");
@@ -93,8 +100,9 @@ int run_command(int argc, char** argv) {
       "plan", value<std::string>(),
       "instead of --algo: a plan file (docs/plan-format.md) to run through the plan executor (rows name it "
       "plan:NAME, NAME its file name with '_' for commas, quotes, blanks and control characters); or a GOAL "
-      "schedule (LogGOPSim's text format, e.g. from Schedgen: a name ending in .goal or a first line num_ranks N) "
-      "for --engine loggp --rules loggopsim, with --p = its num_ranks and no --size (the sizes are in the file)")(
+      "schedule (LogGOPSim's text format, e.g. from Schedgen: a name ending in .goal or a first line num_ranks N), "
+      "run in SMPI by the GOAL executor (MPI_Isend/Irecv in dependency order, no data checked) or with --engine "
+      "loggp --rules loggopsim, with --p = its num_ranks and no --size (the sizes are in the file)")(
       "size", value<std::string>(), "bytes, with units B, KiB, MiB, GiB; or a list a,b or a range A:B (required but "
       "for a GOAL schedule)")(
       "blocks", value<std::string>(), "block count n of a pipelined algorithm (default: the block policy)")(
@@ -110,7 +118,7 @@ int run_command(int argc, char** argv) {
   cli::po::variables_map vm;
   if (!cli::parse_options(argc, argv, opts, vm,
                           "usage: collsim run --algo NAME|--plan FILE --p P --size BYTES [options]\n"
-                          "       collsim run --plan FILE.goal --p P --engine loggp --rules loggopsim [options]\n\n" +
+                          "       collsim run --plan FILE.goal --p P [--engine loggp --rules loggopsim] [options]\n\n" +
                               sim::algorithm_help()))
     return 0;
   sim::SimRequest req;

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "bounded_stream.hpp"
+
 namespace collsim::goal {
 
 namespace {
@@ -316,6 +318,11 @@ void Parser::close_block() {
 }  // namespace
 
 Schedule read_goal(std::istream& in) { return Parser(in).parse(); }
+
+Schedule read_goal_file(const std::string& path) {
+  BoundedFileStream in(path, kMaxPlanFileBytes, "GOAL file");
+  return read_goal(in);
+}
 
 bool is_goal_file(const std::string& path) {
   if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".goal") == 0) return true;

@@ -67,6 +67,8 @@ struct Schedule {
 
 // Throws std::invalid_argument("line N: ...") on malformed input.
 Schedule read_goal(std::istream& in);
+// read_goal of the file at `path`, read within kMaxPlanFileBytes.
+Schedule read_goal_file(const std::string& path);
 
 // Whether a --plan file is a GOAL schedule: its name ends in ".goal", or
 // its first word outside comments is num_ranks.

@@ -260,7 +260,7 @@ TEST(EngineGoal, RunRefusalsAreOneErrorLine) {
   const std::string cycle = test::write_temp("cycle.goal", kBad[3].text);
   const std::string stuck = test::write_temp("stuck.goal", "num_ranks 2\nrank 0 {\n}\nrank 1 {\nrecv 8b from 0\n}\n");
   const std::vector<std::vector<std::string>> bad = {
-      {"run", "--plan", good, "--p", "2"},                                        // SMPI
+      {"run", "--plan", good, "--p", "3"},                                        // SMPI, p is not num_ranks
       {"run", "--plan", good, "--p", "2", "--engine", "loggp"},                   // the smpi rules
       run_args(good, {"--p", "3"}),                                               // p is not num_ranks
       run_args(good, {"--p", "2", "--size", "1KiB"}),                             // sizes are the file's

@@ -333,5 +333,31 @@ TEST(LogPTree, DefaultPlatformReduceTakesAboutTheGreedyCount) {
   EXPECT_NEAR(logp_tree_us("reduce", "smpi"), by_hand_us, 0.02 * by_hand_us);
 }
 
+// GOAL in SMPI (issue 34, item 6): our binomial bcast and recursive-doubling
+// allreduce at p = 64, 1 KiB, exported as GOAL (the shapes of Schedgen's
+// binomialtreebcast and allreduce_recdoub), run in SMPI by the GOAL
+// executor, take the plan engine's time for the plan (the GOAL file's
+// calcs are the ⊕, γ a unit): within 0.1 %.
+TEST(GoalInSmpi, PlanExportsTakeThePlansEngineTime) {
+  for (const auto& [collective, algo] : std::vector<std::pair<std::string, std::string>>{
+           {"bcast", "binomial"}, {"allreduce", "recursive-doubling"}}) {
+    const std::string file = std::string(TEST_TMPDIR) + "/smpi_" + algo + ".goal";
+    const test::CliResult made = test::run_collsim_argv({"plan", "--collective", collective, "--algo", algo, "--p",
+                                                         "64", "--size", "1KiB", "--format", "goal", "--out", file});
+    ASSERT_EQ(made.status, 0) << made.out;
+    const test::CliResult goal = test::run_collsim_argv({"run", "--plan", file, "--p", "64", "--format", "csv"});
+    ASSERT_EQ(goal.status, 0) << goal.out;
+    const size_t at = goal.out.find("\ngoal,");
+    ASSERT_NE(at, std::string::npos) << goal.out;
+    const Row smpi = parse_row(goal.out.substr(at + 1, goal.out.find('\n', at + 1) - at - 1));
+    EXPECT_EQ(smpi.engine, "smpi");
+    const auto engine = rows_by_bytes({"--collective", collective, "--algo", algo, "--p", "64", "--size", "1KiB",
+                                       "--engine", "loggp"});
+    ASSERT_EQ(engine.size(), 1u);
+    const double want = engine.begin()->second.time_us;
+    EXPECT_NEAR(smpi.time_us, want, 1e-3 * want) << algo;
+  }
+}
+
 }  // namespace
 }  // namespace collsim::sim

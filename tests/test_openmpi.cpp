@@ -84,6 +84,28 @@ INSTANTIATE_TEST_SUITE_P(Collectives, OpenMpi,
                                   std::to_string(std::get<1>(info.param));
                          });
 
+// A GOAL schedule (here our recursive-doubling allreduce's export, with its
+// calcs) runs through the GOAL executor under Open MPI: one row, collective
+// goal, nothing checked.
+TEST(OpenMpiGoal, RunsAGoalScheduleThroughTheExecutor) {
+  const std::string file = std::string(TEST_TMPDIR) + "/openmpi_rd4.goal";
+  const auto made = test::run_collsim("plan --collective allreduce --algo recursive-doubling --p 4 --size 4KiB "
+                                      "--format goal --out " + file);
+  ASSERT_EQ(made.status, 0) << made.out;
+  const auto r = test::run_words(mpirun(4) + " --collective bcast --sizes 0 --plan " + file + " --reps 1 --warmup 0",
+                                 true);
+  EXPECT_EQ(r.status, 0) << r.out;
+  std::istringstream lines(r.out);
+  std::vector<Row> rows;
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("goal,", 0) == 0) rows.push_back(parse_row(line));
+  ASSERT_EQ(rows.size(), 1u) << r.out;
+  EXPECT_EQ(rows[0].algorithm, "plan:openmpi_rd4.goal");
+  EXPECT_EQ(rows[0].p, 4);
+  EXPECT_GT(rows[0].time_us, 0);
+  EXPECT_EQ(rows[0].engine, "openmpi");
+}
+
 // Bad input: one error line (from rank 0 only), non-zero exit; SimGrid's
 // built-ins are refused outside the simulator.
 TEST(OpenMpiErrors, BadInputGivesOneErrorLine) {

@@ -21,6 +21,7 @@
 
 #include "bounded_read.hpp"
 #include "engine_run.hpp"
+#include "goal_read.hpp"
 #include "errors.hpp"
 #include "output.hpp"
 #include "plan_builders.hpp"
@@ -183,6 +184,8 @@ std::optional<double> loggp_model(const SimRequest& req, const Row& r) {
 constexpr const char* kPlatformName = "platform.xml";
 constexpr const char* kHarnessName = "libcollsim-smpi.so";
 std::string staged_plan(size_t i) { return "plan-" + std::to_string(i) + ".plan"; }
+// A GOAL schedule's staged copy (simulate_goal).
+constexpr const char* kStagedGoal = "schedule.goal";
 
 // Writes the platform (ours, or a copy of the user's XML), the host file and
 // copies of the plan files into `dir`, and links the harness library there.
@@ -236,21 +239,18 @@ HarnessArgs harness_args(const SimRequest& req, const Batch& batch) {
   return args;
 }
 
-// Batch number `number` of simulate: one smpirun. A failure that is a
-// deadlock is DeadlockError.
-std::vector<Row> run_batch(const SimRequest& req, const Batch& batch, ScratchDir& dir, size_t number,
-                           const std::vector<std::string>& more_options = {}) {
-  const std::vector<const Algorithm*>& algos = batch.algos;
-  const HarnessArgs args = harness_args(req, batch);
+// One smpirun of the harness with `args`, `options` after the platform's:
+// the rows of the lines that start with `prefix`, with what the run took.
+// Throws, naming `names`, when the run failed or gave other than `expected`
+// rows; DeadlockError where that was a deadlock.
+std::vector<Row> run_harness(const SimRequest& req, const HarnessArgs& args, const std::vector<std::string>& options,
+                             ScratchDir& dir, size_t number, const std::string& prefix, size_t expected,
+                             const std::string& names) {
   SmpirunCall call{req.p, kPlatformName, smpi_network_flags(), std::string("./") + kHarnessName, to_argv(args),
                    "batch-" + std::to_string(number)};
   for (auto& flag : platforms::overhead_flags(req.platform)) call.options.push_back(std::move(flag));
   if (req.scale) call.options.insert(call.options.end(), kScaleFlags.begin(), kScaleFlags.end());
-  // "default" needs no selection (and scan and exscan have no selector).
-  if (!algos.empty() && algos.front()->has(kSmpiBuiltin) && algos.front()->builtin_name() != "default")
-    call.options.push_back(std::string("--cfg=smpi/") + collective_name(args.collective) + ":" +
-                           algos.front()->builtin_name());
-  call.options.insert(call.options.end(), more_options.begin(), more_options.end());
+  call.options.insert(call.options.end(), options.begin(), options.end());
   const Command cmd = smpirun_command(dir, call);
 
   const Measured run = run_measured(cmd);
@@ -259,22 +259,12 @@ std::vector<Row> run_batch(const SimRequest& req, const Batch& batch, ScratchDir
   std::string line;
   const bool header = static_cast<bool>(std::getline(lines, line)) && line == kCsvHeader;
   // smpirun appends its own lines (the command, "Execution failed") when the program fails.
-  const std::string prefix = std::string(collective_name(args.collective)) + ",";
   while (header && std::getline(lines, line))
     if (line.compare(0, prefix.size(), prefix) == 0) rows.push_back(parse_row(line));
-  // The harness names a plan by its staged copy (plan:plan-0.plan); the user
-  // knows it by the file's own name.
-  const std::string plan_name = batch.plan ? plan_row_name(req.plans[*batch.plan].path) : "";
-  if (batch.plan)
-    for (Row& r : rows)
-      if (r.algorithm == plan_row_name(args.plan_files.front())) r.algorithm = plan_name;
   // Exit status 1 with every row present: some result was wrong, which the rows say.
-  if (!header || rows.size() != (args.algos.size() + args.plan_files.size()) * req.sizes.size() * req.roots.size() ||
+  if (!header || rows.size() != expected ||
       (!run.status.ok() && std::none_of(rows.begin(), rows.end(), [](const Row& r) { return !r.correct; }))) {
     dir.keep();
-    std::string names;
-    for (const auto& name : args.algos) names += (names.empty() ? "" : ",") + name;
-    if (batch.plan) names += (names.empty() ? "" : ",") + plan_name;
     const std::string err = read_text_file(cmd.stderr_to);
     std::ostringstream why;
     if (run.timed_out)
@@ -290,6 +280,33 @@ std::vector<Row> run_batch(const SimRequest& req, const Batch& batch, ScratchDir
     r.wall_s = run.wall_s;
     r.cpu_s = run.cpu_s;
     r.mem_mib = run.mem_mib;
+  }
+  return rows;
+}
+
+// Batch number `number` of simulate: one smpirun. A failure that is a
+// deadlock is DeadlockError.
+std::vector<Row> run_batch(const SimRequest& req, const Batch& batch, ScratchDir& dir, size_t number,
+                           const std::vector<std::string>& more_options = {}) {
+  const std::vector<const Algorithm*>& algos = batch.algos;
+  const HarnessArgs args = harness_args(req, batch);
+  std::vector<std::string> options;
+  // "default" needs no selection (and scan and exscan have no selector).
+  if (!algos.empty() && algos.front()->has(kSmpiBuiltin) && algos.front()->builtin_name() != "default")
+    options.push_back(std::string("--cfg=smpi/") + collective_name(args.collective) + ":" +
+                      algos.front()->builtin_name());
+  options.insert(options.end(), more_options.begin(), more_options.end());
+  // The harness names a plan by its staged copy (plan:plan-0.plan); the user
+  // knows it by the file's own name.
+  const std::string plan_name = batch.plan ? plan_row_name(req.plans[*batch.plan].path) : "";
+  std::string names;
+  for (const auto& name : args.algos) names += (names.empty() ? "" : ",") + name;
+  if (batch.plan) names += (names.empty() ? "" : ",") + plan_name;
+  std::vector<Row> rows =
+      run_harness(req, args, options, dir, number, std::string(collective_name(args.collective)) + ",",
+                  (args.algos.size() + args.plan_files.size()) * req.sizes.size() * req.roots.size(), names);
+  for (Row& r : rows) {
+    if (batch.plan && r.algorithm == plan_row_name(args.plan_files.front())) r.algorithm = plan_name;
     // The catalog's models are α-β ones (rendezvous, no o or g); with o or
     // g the model is the plan under the eager rules.
     if (req.platform.has_overheads()) r.model_us = loggp_model(req, r);
@@ -390,6 +407,27 @@ Row simulate_traced(const SimRequest& req, const std::function<void(const std::f
   const std::vector<Row> rows = run_batch(req, batches[0], dir, 0, paje_flags());
   read_trace(dir.path() / kPajeTraceName);
   return rows.at(0);
+}
+
+Row simulate_goal(const SimRequest& req, const std::string& path) {
+  // The text the driver read and checked is what runs, under a fixed name.
+  const std::string text = read_bounded_file(path, kMaxPlanFileBytes, "GOAL file");
+  std::istringstream in(text);
+  const goal::Schedule schedule = goal::read_goal(in);
+  if (schedule.ranks != req.p)
+    throw std::invalid_argument("num_ranks is " + std::to_string(schedule.ranks) + ", --p says " +
+                                std::to_string(req.p));
+  ScratchDir dir("collsim");
+  stage(req, dir);
+  write_file(dir.path() / kStagedGoal, text);
+  HarnessArgs args;
+  args.plan_files = {kStagedGoal};
+  args.sizes = {0};
+  args.net = Net(req.platform);
+  args.reps = req.reps, args.warmup = req.warmup;
+  std::vector<Row> rows = run_harness(req, args, {}, dir, 0, "goal,", 1, plan_row_name(path));
+  rows.front().algorithm = plan_row_name(path);
+  return rows.front();
 }
 
 std::vector<Row> simulate(const SimRequest& req, const std::function<void(size_t, size_t)>& on_batch,

@@ -91,4 +91,11 @@ inline constexpr const char* kPajeTraceName = "trace.paje";
 // trace file to `read_trace` before the scratch folder is removed.
 Row simulate_traced(const SimRequest& req, const std::function<void(const std::filesystem::path&)>& read_trace);
 
+// Runs the GOAL schedule at `path` (num_ranks = req.p) under SMPI on
+// req.platform through the harness's GOAL executor (rank/goal_executor.hpp):
+// one row, collective "goal", algorithm "plan:" and the file's name, no
+// bytes, blocks or model, nothing checked. Throws std::invalid_argument on a
+// malformed schedule or a wrong p.
+Row simulate_goal(const SimRequest& req, const std::string& path);
+
 }  // namespace collsim::sim

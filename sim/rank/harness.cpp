@@ -46,6 +46,8 @@
 
 #include "block_policy.hpp"
 #include "collective.hpp"
+#include "goal_executor.hpp"
+#include "goal_read.hpp"
 #include "plan_executor.hpp"
 #include "protocol.hpp"
 #include "run_table.hpp"
@@ -64,11 +66,13 @@ constexpr bool kSimulated = false;
 #endif
 
 // One thing to time: a catalog row, or a plan from a file (run by the plan
-// executor; no model, its block count is the plan's).
+// executor; no model, its block count is the plan's), or a GOAL schedule
+// (run by the GOAL executor: no data, no collective, its own sizes).
 struct Candidate {
   std::string name;  // the catalog name, or "plan:" and the file's name
   const Algorithm* row = nullptr;
   std::shared_ptr<const plan::Plan> plan;
+  std::shared_ptr<const goal::Schedule> goal;
   void run(const CollArgs& args) const { plan ? run_plan(*plan, args) : run_function(*row)(args); }
 };
 
@@ -86,9 +90,11 @@ struct Options {
 // gives every rank the same error, also from the cache. SimGrid runs one
 // rank at a time and parsing calls no MPI, so the lock is never contended
 // there; it guards threads that really are concurrent.
-std::shared_ptr<const plan::Plan> shared_plan(const std::string& path) {
+// The same for a GOAL schedule (one cache per type T, read by `read`).
+template <class T, class Read>
+std::shared_ptr<const T> shared_parse(const std::string& path, Read read) {
   struct Parsed {
-    std::shared_ptr<const plan::Plan> plan;
+    std::shared_ptr<const T> value;
     std::string error;
   };
   static std::mutex mutex;
@@ -97,19 +103,24 @@ std::shared_ptr<const plan::Plan> shared_plan(const std::string& path) {
   auto [it, first] = parsed.try_emplace(path);
   if (first) {
     try {
-      it->second.plan = std::make_shared<const plan::Plan>(plan::read_plan_file(path));
+      it->second.value = std::make_shared<const T>(read(path));
     } catch (const std::invalid_argument& e) {
       it->second.error = e.what();
     }
   }
-  if (!it->second.plan) throw std::invalid_argument(it->second.error);
-  return it->second.plan;
+  if (!it->second.value) throw std::invalid_argument(it->second.error);
+  return it->second.value;
 }
 
 Candidate plan_candidate(const std::string& path, const HarnessArgs& a, int p) {
-  std::shared_ptr<const plan::Plan> pl = shared_plan(path);
+  if (goal::is_goal_file(path)) {
+    auto schedule = shared_parse<goal::Schedule>(path, goal::read_goal_file);
+    check_goal_for_mpi(*schedule, MPI_COMM_WORLD);
+    return {plan_row_name(path), nullptr, nullptr, std::move(schedule)};
+  }
+  auto pl = shared_parse<plan::Plan>(path, plan::read_plan_file);
   check_plan_for_case(pl->header, path, a.collective, p, a.roots);
-  return {plan_row_name(path), nullptr, std::move(pl)};
+  return {plan_row_name(path), nullptr, std::move(pl), nullptr};
 }
 
 // The driver composes these arguments (catalog/protocol.hpp), so errors are
@@ -122,7 +133,7 @@ Options parse(int argc, char** argv, int p) {
     if (!kSimulated && algo.has(kSmpiBuiltin)) throw std::invalid_argument(name + " is SimGrid's, simulator only");
     const std::string unmet = unmet_restriction(algo, a.op);
     if (!unmet.empty() && !a.ignore_restrictions) throw std::invalid_argument(unmet);
-    o.candidates.push_back({name, &algo, nullptr});
+    o.candidates.push_back({name, &algo, nullptr, nullptr});
   }
   for (const auto& path : a.plan_files) o.candidates.push_back(plan_candidate(path, a, p));
   const int64_t elem = element_bytes(a.collective, a.op);
@@ -182,6 +193,7 @@ Outcome time_case(const Candidate& candidate, Workload& work, int64_t blocks, co
 // two-tree and circulant allgatherv cost O(p log p) and more each (at
 // p = 16,384 every rank searching took longer than the collective).
 int64_t block_count(const Candidate& c, const Options& o, int p, int64_t bytes, MPI_Comm comm) {
+  if (c.goal) return 0;
   if (c.plan) return resolve_blocks(c.plan->header);
   const Algorithm& algo = *c.row;
   BlockCase bc{p, bytes, o.args.blocks, {}};
@@ -198,6 +210,33 @@ int64_t block_count(const Candidate& c, const Options& o, int p, int64_t bytes, 
   }
   MPI_Bcast(&n, 1, MPI_INT64_T, 0, comm);
   return n;
+}
+
+// A GOAL schedule's time: the minimum over repetitions of the slowest
+// rank's, from one common start, after the warm-ups.
+double time_goal(const goal::Schedule& schedule, const Options& o) {
+  double best = std::numeric_limits<double>::infinity();
+  for (int rep = 0; rep < o.args.warmup + o.args.reps; ++rep) {
+    const double start = common_start(MPI_COMM_WORLD);
+    sleep_until(start);
+    run_goal(schedule, MPI_COMM_WORLD, o.args.net.gamma);
+    const double t = all_ranks(MPI_Wtime() - start, Fold::max, MPI_COMM_WORLD);
+    if (rep >= o.args.warmup) best = std::min(best, t);
+  }
+  return best;
+}
+
+// The row of a GOAL schedule: collective goal, no bytes, blocks or model,
+// nothing checked (GOAL has no data).
+void print_goal_row(const Candidate& c, const Options& o, int p) {
+  const double seconds = time_goal(*c.goal, o);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) return;
+  const Row row{"goal", c.name, p, 0, 0, seconds * 1e6, std::nullopt, 0, o.args.reps, "", "", true, 0,
+                {},     {},     {}, kSimulated ? "smpi" : "openmpi"};
+  std::printf("%s\n", csv_line(row).c_str());
+  std::fflush(stdout);
 }
 
 int run(int argc, char** argv) {
@@ -217,6 +256,10 @@ int run(int argc, char** argv) {
   const bool reducing = reduces(a.collective);
   const bool layout = a.collective == Collective::reduce_scatter || a.collective == Collective::allgatherv;
   for (const Candidate& c : o.candidates) {
+    if (c.goal) {
+      print_goal_row(c, o, p);
+      continue;
+    }
     for (int64_t bytes : a.sizes) {
       const int64_t n = block_count(c, o, p, bytes, MPI_COMM_WORLD);
       for (int64_t root : a.roots) {
