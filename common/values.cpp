@@ -84,18 +84,14 @@ std::vector<int64_t> parse_list(const std::string& text, const std::string& what
 }
 
 std::vector<std::string> parse_names(const std::string& text, const std::string& what) {
-  std::vector<std::string> names;
-  size_t start = 0;
-  for (;;) {
-    const size_t comma = text.find(',', start);
-    names.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (names.back().empty()) throw UsageError(what + ": empty name in '" + text + "'");
+  const std::vector<std::string> names = split_words(text);
+  for (auto name = names.begin(); name != names.end(); ++name) {
+    if (name->empty()) throw UsageError(what + ": empty name in '" + text + "'");
     // A repeated name would run (and write) the same case twice.
-    if (std::find(names.begin(), names.end() - 1, names.back()) != names.end() - 1)
-      throw UsageError(what + ": '" + names.back() + "' given twice in '" + text + "'");
-    if (comma == std::string::npos) return names;
-    start = comma + 1;
+    if (std::find(names.begin(), name, *name) != name)
+      throw UsageError(what + ": '" + *name + "' given twice in '" + text + "'");
   }
+  return names;
 }
 
 // "A:B": powers of two, 3·2^k and 2^k + 1 within [A, B], and A and B;

@@ -319,6 +319,12 @@ void Parser::close_block() {
 
 Schedule read_goal(std::istream& in) { return Parser(in).parse(); }
 
+void require_ranks(const Schedule& schedule, int64_t ranks, const std::string& whose) {
+  if (schedule.ranks != ranks)
+    throw std::invalid_argument("num_ranks is " + std::to_string(schedule.ranks) + ", " + whose + " " +
+                                std::to_string(ranks));
+}
+
 Schedule read_goal_file(const std::string& path) {
   BoundedFileStream in(path, kMaxPlanFileBytes, "GOAL file");
   return read_goal(in);

@@ -69,6 +69,9 @@ struct Schedule {
 Schedule read_goal(std::istream& in);
 // read_goal of the file at `path`, read within kMaxPlanFileBytes.
 Schedule read_goal_file(const std::string& path);
+// std::invalid_argument("num_ranks is N, " + whose + " P") unless the
+// schedule is for `ranks` ranks.
+void require_ranks(const Schedule& schedule, int64_t ranks, const std::string& whose);
 
 // Whether a --plan file is a GOAL schedule: its name ends in ".goal", or
 // its first word outside comments is num_ranks.

@@ -85,16 +85,16 @@ LogPTree::Walk LogPTree::walk_to(int64_t v) const {
 
 int64_t LogPTree::parent(int64_t v) const { return walk_to(v).parent; }
 
-std::vector<int64_t> LogPTree::children(int64_t v) const {
+LogPTree::Links LogPTree::links(int64_t v) const {
   Walk w = walk_to(v);
-  std::vector<int64_t> kids;
+  Links l{w.parent, {}};
   while (w.n > 1) {
     const int64_t c = std::min(reach(w.i, w.j + 1), w.n - 1);
-    kids.push_back(w.start + w.n - c);
+    l.children.push_back(w.start + w.n - c);
     w.n -= c;
     ++w.i;
   }
-  return kids;
+  return l;
 }
 
 }  // namespace collsim

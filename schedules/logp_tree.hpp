@@ -47,11 +47,16 @@ class LogPTree {
 
   // T, in gaps: the time at which the last rank is ready.
   double time() const { return static_cast<double>(a0_) + static_cast<double>(b0_) * lag_; }
-  // v's parent (v > 0) and its children in send order (largest subtree
-  // first); the child sent to k-th (from 0) is ready at v's ready time +
-  // k + lag.
+  // v's parent (-1 at the root) and its children in send order (largest
+  // subtree first); the child sent to k-th (from 0) is ready at v's ready
+  // time + k + lag. One walk from the root finds both.
+  struct Links {
+    int64_t parent;
+    std::vector<int64_t> children;
+  };
+  Links links(int64_t v) const;
   int64_t parent(int64_t v) const;
-  std::vector<int64_t> children(int64_t v) const;
+  std::vector<int64_t> children(int64_t v) const { return links(v).children; }
 
   int64_t p() const { return p_; }
   double lag() const { return lag_; }

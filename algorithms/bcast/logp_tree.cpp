@@ -45,11 +45,10 @@ Plan bcast_logp_tree(int64_t p, int64_t root, int64_t blocks, double lag) {
   const Rooted ranks{p, root};
   const auto tree = std::make_shared<const LogPTree>(p, lag);
   return streamed(bcast_header(p, root, blocks), [=](int64_t rank) {
-    const int64_t v = ranks.virt(rank);
-    std::vector<int64_t> children = tree->children(v);
-    const int64_t parent = v == 0 ? -1 : ranks.real(tree->parent(v));
-    const int64_t steps = 1 + static_cast<int64_t>(children.size());
-    return rounds(0, steps, [=, children = std::move(children)](int64_t i, Step& s) {
+    LogPTree::Links links = tree->links(ranks.virt(rank));
+    const int64_t parent = links.parent < 0 ? -1 : ranks.real(links.parent);
+    const int64_t steps = 1 + static_cast<int64_t>(links.children.size());
+    return rounds(0, steps, [=, children = std::move(links.children)](int64_t i, Step& s) {
       if (i == 0) {
         if (parent >= 0) set_recv(s, parent, all_blocks(blocks));
         return;

@@ -43,10 +43,10 @@ namespace collsim::plan {
 Plan reduce_logp_tree(int64_t p, int64_t root, int64_t blocks, double lag) {
   const auto tree = std::make_shared<const LogPTree>(p, lag);
   return streamed(header(Collective::reduce, p, root, blocks), [=](int64_t rank) {
-    std::vector<int64_t> children = tree->children(rank);
+    LogPTree::Links links = tree->links(rank);
+    std::vector<int64_t> children = std::move(links.children);
     std::reverse(children.begin(), children.end());  // the adjacent interval first
-    const int64_t kids = static_cast<int64_t>(children.size());
-    const int64_t parent = rank == 0 ? -1 : tree->parent(rank);
+    const int64_t kids = static_cast<int64_t>(children.size()), parent = links.parent;
     return rounds(0, kids + 2, [=, children = std::move(children)](int64_t i, Step& s) {
       if (i < kids)
         set_recv(s, children[static_cast<size_t>(i)], all_blocks(blocks), Combine::right);

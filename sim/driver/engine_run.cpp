@@ -200,9 +200,7 @@ std::vector<Row> evaluate_goal(const SimRequest& req, const EngineRules& rules, 
   engine::Result res;
   try {
     const goal::Schedule schedule = goal::read_goal(in);
-    if (schedule.ranks != req.p)
-      throw std::invalid_argument("num_ranks is " + std::to_string(schedule.ranks) + ", --p says " +
-                                  std::to_string(req.p));
+    goal::require_ranks(schedule, req.p, "--p says");
     res = engine::evaluate(schedule, engine::LogGOPS::of(engine_net(req, rules, 1)), !per_rank_csv.empty());
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument("GOAL file '" + path + "', " + e.what());

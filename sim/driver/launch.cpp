@@ -414,9 +414,7 @@ Row simulate_goal(const SimRequest& req, const std::string& path) {
   const std::string text = read_bounded_file(path, kMaxPlanFileBytes, "GOAL file");
   std::istringstream in(text);
   const goal::Schedule schedule = goal::read_goal(in);
-  if (schedule.ranks != req.p)
-    throw std::invalid_argument("num_ranks is " + std::to_string(schedule.ranks) + ", --p says " +
-                                std::to_string(req.p));
+  goal::require_ranks(schedule, req.p, "--p says");
   ScratchDir dir("collsim");
   stage(req, dir);
   write_file(dir.path() / kStagedGoal, text);

@@ -141,9 +141,7 @@ void check_goal_for_mpi(const goal::Schedule& s, MPI_Comm comm) {
   int* tag_ub = nullptr;
   MPI_Comm_size(comm, &p);
   MPI_Comm_get_attr(comm, MPI_TAG_UB, &tag_ub, &flag);
-  if (s.ranks != p)
-    throw std::invalid_argument("the schedule has num_ranks " + std::to_string(s.ranks) + ", the run " +
-                                std::to_string(p) + " ranks");
+  goal::require_ranks(s, p, "the run's ranks:");
   for (const Op& o : s.ops) {
     if (o.kind != OpKind::calc && o.size > INT_MAX)
       throw std::invalid_argument("a message of " + std::to_string(o.size) + " bytes, over INT_MAX");

@@ -162,6 +162,24 @@ struct Outcome {
   int checked_ranks = 0;
 };
 
+// One repetition of `call` on every rank of `comm` from one common instant:
+// the slowest rank's time, into out.seconds past the warm-ups; a rank that
+// wakes late in the simulator says so and clears out.on_time.
+template <class Call>
+void time_repetition(MPI_Comm comm, int rep, const Options& o, Outcome& out, Call call) {
+  const double start = common_start(comm);
+  sleep_until(start);
+  if (kSimulated && MPI_Wtime() > start + 2e-9) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    std::fprintf(stderr, "%s: error: rank %d missed the common start by %g s\n", kProgram, rank, MPI_Wtime() - start);
+    out.on_time = false;
+  }
+  call();
+  const double t = all_ranks(MPI_Wtime() - start, Fold::max, comm);
+  if (rep >= o.args.warmup) out.seconds = std::min(out.seconds, t);
+}
+
 // One case: the minimum over repetitions of the slowest rank's time.
 Outcome time_case(const Candidate& candidate, Workload& work, int64_t blocks, const Options& o, const std::string& what) {
   int rank = 0;
@@ -172,15 +190,7 @@ Outcome time_case(const Candidate& candidate, Workload& work, int64_t blocks, co
   out.checked_ranks = static_cast<int>(all_ranks(work.checks_something() ? 1 : 0, Fold::sum, args.comm));
   for (int rep = 0; rep < o.args.warmup + o.args.reps; ++rep) {
     work.fill(rep);
-    const double start = common_start(args.comm);
-    sleep_until(start);
-    if (kSimulated && MPI_Wtime() > start + 2e-9) {
-      std::fprintf(stderr, "%s: error: rank %d missed the common start by %g s\n", kProgram, rank, MPI_Wtime() - start);
-      out.on_time = false;
-    }
-    candidate.run(args);
-    const double t = all_ranks(MPI_Wtime() - start, Fold::max, args.comm);
-    if (rep >= o.args.warmup) out.seconds = std::min(out.seconds, t);
+    time_repetition(args.comm, rep, o, out, [&] { candidate.run(args); });
     // One report per case is enough: later repetitions only repeat it.
     if (out.correct) out.correct = all_correct(work.check(rep), what, rank, args.comm);
   }
@@ -212,31 +222,22 @@ int64_t block_count(const Candidate& c, const Options& o, int p, int64_t bytes, 
   return n;
 }
 
-// A GOAL schedule's time: the minimum over repetitions of the slowest
-// rank's, from one common start, after the warm-ups.
-double time_goal(const goal::Schedule& schedule, const Options& o) {
-  double best = std::numeric_limits<double>::infinity();
-  for (int rep = 0; rep < o.args.warmup + o.args.reps; ++rep) {
-    const double start = common_start(MPI_COMM_WORLD);
-    sleep_until(start);
-    run_goal(schedule, MPI_COMM_WORLD, o.args.net.gamma);
-    const double t = all_ranks(MPI_Wtime() - start, Fold::max, MPI_COMM_WORLD);
-    if (rep >= o.args.warmup) best = std::min(best, t);
-  }
-  return best;
-}
-
-// The row of a GOAL schedule: collective goal, no bytes, blocks or model,
-// nothing checked (GOAL has no data).
-void print_goal_row(const Candidate& c, const Options& o, int p) {
-  const double seconds = time_goal(*c.goal, o);
+// The row of a GOAL schedule, timed as a case is: collective goal, no
+// bytes, blocks or model, nothing checked (GOAL has no data). Whether every
+// rank started on time.
+bool print_goal_row(const Candidate& c, const Options& o, int p) {
+  Outcome out;
+  for (int rep = 0; rep < o.args.warmup + o.args.reps; ++rep)
+    time_repetition(MPI_COMM_WORLD, rep, o, out, [&] { run_goal(*c.goal, MPI_COMM_WORLD, o.args.net.gamma); });
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank != 0) return;
-  const Row row{"goal", c.name, p, 0, 0, seconds * 1e6, std::nullopt, 0, o.args.reps, "", "", true, 0,
-                {},     {},     {}, kSimulated ? "smpi" : "openmpi"};
-  std::printf("%s\n", csv_line(row).c_str());
-  std::fflush(stdout);
+  if (rank == 0) {
+    const Row row{"goal", c.name, p, 0, 0, out.seconds * 1e6, std::nullopt, 0, o.args.reps, "", "", true, 0,
+                  {},     {},     {}, kSimulated ? "smpi" : "openmpi"};
+    std::printf("%s\n", csv_line(row).c_str());
+    std::fflush(stdout);
+  }
+  return out.on_time;
 }
 
 int run(int argc, char** argv) {
@@ -257,7 +258,7 @@ int run(int argc, char** argv) {
   const bool layout = a.collective == Collective::reduce_scatter || a.collective == Collective::allgatherv;
   for (const Candidate& c : o.candidates) {
     if (c.goal) {
-      print_goal_row(c, o, p);
+      failures += !print_goal_row(c, o, p);
       continue;
     }
     for (int64_t bytes : a.sizes) {
