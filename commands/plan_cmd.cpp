@@ -24,7 +24,8 @@ using cli::po::value;
 
 const char* const kUsage =
     "usage: collsim plan --collective C --algo NAME --p P --size BYTES [--root R] [--blocks N]\n"
-    "                    [--node-size C] [--lag X] [--format plan|goal] [--out FILE]\n"
+    "                    [--node-size C] [--lag X] [--order lock-step|graph]\n"
+    "                    [--format plan|goal] [--out FILE]\n"
     "An algorithm's plan: the messages it sends, rank by rank, in order (issue 15); the plan\n"
     "executor runs the same plan under SMPI and Open MPI.\n"
     "  plan: the plan text format (docs/plan-format.md).\n"
@@ -41,7 +42,12 @@ const char* const kUsage =
     "default 1: every rank its own node); the others know no nodes and refuse it.\n"
     "Lag: the LogP trees (bcast logp-tree) are shaped by X, a send's time until its receiver\n"
     "sends on over the sender's gap between sends (--lag, default 1: the binomial tree; run\n"
-    "and compare take it from the platform and the size); the others refuse it.";
+    "and compare take it from the platform and the size); the others refuse it.\n"
+    "Order: lock-step (default): each rank's steps one after another; graph: the same\n"
+    "steps as a dependency graph (collsim-plan 2), each step requiring only the earlier\n"
+    "ones whose blocks it reads or writes and the last send to its peer, a sendrecv split\n"
+    "into a send and a receive: the overlapped form, which runs as an MPI library's\n"
+    "nonblocking code would (docs/plan-format.md).";
 
 // The block count: --blocks, or the algorithm's own where it has one.
 int64_t block_count(const plan::PlanAlgorithm& a, const cli::po::variables_map& vm, int64_t p) {
@@ -72,6 +78,7 @@ int plan_command(int argc, char** argv) {
       "blocks", value<std::string>(), "number of blocks B (see below)")(
       "node-size", value<std::string>()->default_value("1"), "ranks per node, block-wise (node-aware algorithms)")(
       "lag", value<std::string>()->default_value("1"), "LogP trees' lag, 1 <= X <= 65536 (see below)")(
+      "order", value<std::string>()->default_value("lock-step"), "lock-step or graph (see below)")(
       "format", value<std::string>()->default_value("plan"), "plan or goal")(
       "out", value<std::string>(), "output file (default: standard output)");
   sim::add_max_messages_option(opts);
@@ -79,6 +86,8 @@ int plan_command(int argc, char** argv) {
   if (!cli::parse_options(argc, argv, opts, vm, kUsage)) return 0;
   const std::string format = vm["format"].as<std::string>(), algo = vm["algo"].as<std::string>();
   cli::require_one_of(format, "format", {"plan", "goal"});
+  const std::string order = vm["order"].as<std::string>();
+  cli::require_one_of(order, "order", {"lock-step", "graph"});
   const int64_t p = cli::parse_int(vm["p"].as<std::string>(), "--p", 1, kMaxProcs);
   const int64_t root = cli::parse_int(vm["root"].as<std::string>(), "--root", 0, p - 1);
   const int64_t bytes = sim::parse_bytes(vm["size"].as<std::string>(), "--size");
@@ -98,6 +107,7 @@ int plan_command(int argc, char** argv) {
     engine::check_work(work, sim::max_messages(vm, engine::kDefaultMaxExportMessages),
                        std::string("the plan of ") + collective_name(c) + " " + algo + " at p = " + std::to_string(p));
     plan = plan::build_plan(c, algo, p, root, blocks, {node_size, lag});
+    if (order == "graph") plan = plan::overlapped(std::move(plan));
   } catch (const std::invalid_argument& e) {
     throw cli::UsageError(e.what());
   }

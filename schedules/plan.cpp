@@ -58,8 +58,19 @@ Enum parse_word(const std::string& word, const Enum (&values)[N], const char* (*
   throw std::invalid_argument(std::string("unknown ") + what + " '" + word + "'");
 }
 
-// One `step ...` line after the word `step`.
-Step parse_step(std::istringstream& words, const Header& h) {
+// `after 0,3`: step indices below `k`, the step's own.
+std::vector<int64_t> parse_after(const std::string& text, int64_t k) {
+  if (k == 0) throw std::invalid_argument("the first step of a rank requires nothing");
+  std::vector<int64_t> after;
+  std::stringstream list(text);
+  for (std::string item; std::getline(list, item, ',');)
+    after.push_back(number(item, 0, k - 1, "required step"));
+  if (text.back() == ',') throw std::invalid_argument("empty step in 'after " + text + "'");
+  return after;
+}
+
+// One `step ...` line after the word `step`: step k of its rank.
+Step parse_step(std::istringstream& words, const Header& h, int64_t k) {
   Step s;
   std::string word;
   bool send = false, recv = false;
@@ -68,12 +79,18 @@ Step parse_step(std::istringstream& words, const Header& h) {
     return word;
   };
   while (words >> word) {
+    if (word == "after") {
+      if (!h.graph) throw std::invalid_argument("'after' needs a graph plan ('order graph', collsim-plan 2)");
+      s.after = parse_after(next("required steps"), k);
+      if (words >> word) throw std::invalid_argument("nothing may follow 'after', not '" + word + "'");
+      break;
+    }
     if ((word == "fold" || word == "join") && !send && !recv && s.fold_blocks.empty()) {
       s.join = word == "join";
       s.fold_blocks = parse_blocks(next("block list"), h.blocks);
     } else if (!s.fold_blocks.empty()) {
       throw std::invalid_argument(std::string("a ") + (s.join ? "join" : "fold") +
-                                  " step has nothing after its blocks, not '" + word + "'");
+                                  " step has nothing but 'after' after its blocks, not '" + word + "'");
     } else if (word == "send" && !send) {
       send = true;
       s.send_to = number(next("peer"), 0, h.p - 1, "peer");
@@ -107,8 +124,17 @@ bool empty_messages(const std::string& value) {
   return value == "skip";
 }
 
+// `order lock-step|graph` (version 2).
+bool graph_order(const std::string& value, int version) {
+  if (version < 2) throw std::invalid_argument("'order' needs 'collsim-plan 2'");
+  if (value != "lock-step" && value != "graph")
+    throw std::invalid_argument("order must be lock-step or graph, not '" + value + "'");
+  return value == "graph";
+}
+
 // The header's key-value lines, in any order, each once, before the first rank.
-void parse_header_line(const std::string& key, std::istringstream& words, Header& h, std::map<std::string, bool>& seen) {
+void parse_header_line(const std::string& key, std::istringstream& words, Header& h, std::map<std::string, bool>& seen,
+                       int version) {
   std::string value;
   if (!(words >> value)) throw std::invalid_argument("missing value of '" + key + "'");
   if (seen[key]) throw std::invalid_argument("'" + key + "' given twice");
@@ -120,6 +146,7 @@ void parse_header_line(const std::string& key, std::istringstream& words, Header
   else if (key == "commutative") h.commutative = number(value, 0, 1, "commutative") == 1;
   else if (key == "segments") h.segments = number(value, 1, kMaxBlocks, "segments");
   else if (key == "empty-messages") h.skip_empty = empty_messages(value);
+  else if (key == "order") h.graph = graph_order(value, version);
   else throw std::invalid_argument("unknown word '" + key + "'");
 }
 
@@ -230,10 +257,11 @@ const char* combine_name(Combine c) {
 
 void write_plan(std::ostream& out, const Plan& plan) {
   const Header& h = plan.header;
-  out << "collsim-plan 1\ncollective " << collective_name(h.collective) << "\np " << h.p << "\nroot " << h.root
+  out << "collsim-plan " << (h.graph ? 2 : 1) << "\ncollective " << collective_name(h.collective) << "\np " << h.p << "\nroot " << h.root
       << "\nblocks " << h.blocks << "\ncommutative " << (h.commutative ? 1 : 0) << "\n";
   if (h.segments != 1) out << "segments " << h.segments << "\n";
   if (h.skip_empty) out << "empty-messages skip\n";
+  if (h.graph) out << "order graph\n";
   // One step at a time (Plan::source): a pipelined rank's 2^40 steps never
   // exist in memory at once.
   for (int64_t r = 0; r < h.p && out; ++r) {
@@ -252,6 +280,7 @@ void write_plan(std::ostream& out, const Plan& plan) {
         out << " recv " << s.recv_from << " blocks " << to_string(s.recv_blocks);
         if (s.combine != Combine::store) out << " combine " << combine_name(s.combine);
       }
+      for (size_t i = 0; i < s.after.size(); ++i) out << (i == 0 ? " after " : ",") << s.after[i];
       out << "\n";
     } while (out && next(s));  // an output that failed (a full disk) ends the walk
   }
@@ -262,7 +291,7 @@ Plan read_plan(std::istream& in) {
   std::map<std::string, bool> seen;
   auto ranks = std::make_shared<std::map<int64_t, std::vector<Step>>>();
   std::vector<Step>* current = nullptr;
-  bool versioned = false;
+  int version = 0;
   int64_t line_no = 0;
   for (std::string line; std::getline(in, line);) {
     ++line_no;
@@ -271,11 +300,11 @@ Plan read_plan(std::istream& in) {
       std::istringstream words(line.substr(0, hash));
       std::string key;
       if (!(words >> key)) continue;
-      if (!versioned) {
-        std::string version;
-        if (key != "collsim-plan" || !(words >> version) || version != "1")
-          throw std::invalid_argument("a plan file starts with 'collsim-plan 1'");
-        versioned = true;
+      if (version == 0) {
+        std::string word;
+        if (key != "collsim-plan" || !(words >> word) || (word != "1" && word != "2"))
+          throw std::invalid_argument("a plan file starts with 'collsim-plan 1' (or 2)");
+        version = word == "1" ? 1 : 2;
       } else if (key == "rank") {
         if (!current) check_header(h, seen);
         std::string word;
@@ -284,10 +313,10 @@ Plan read_plan(std::istream& in) {
         current = &(*ranks)[r];
       } else if (key == "step") {
         if (!current) throw std::invalid_argument("a step before any 'rank' line");
-        current->push_back(parse_step(words, h));
+        current->push_back(parse_step(words, h, static_cast<int64_t>(current->size())));
       } else {
         if (current) throw std::invalid_argument("header line '" + key + "' after the first rank");
-        parse_header_line(key, words, h, seen);
+        parse_header_line(key, words, h, seen, version);
       }
       std::string extra;
       if (words >> extra) throw std::invalid_argument("unexpected '" + extra + "'");
@@ -295,7 +324,7 @@ Plan read_plan(std::istream& in) {
       throw std::invalid_argument("line " + std::to_string(line_no) + ": " + e.what());
     }
   }
-  if (!versioned) throw std::invalid_argument("empty plan: a plan file starts with 'collsim-plan 1'");
+  if (version == 0) throw std::invalid_argument("empty plan: a plan file starts with 'collsim-plan 1' (or 2)");
   if (!current) check_header(h, seen);
   return {h, [ranks](int64_t r) {
             const auto it = ranks->find(r);

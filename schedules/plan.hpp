@@ -48,6 +48,20 @@
 // Initially acc holds the rank's input (bcast: the root's data,
 // allgatherv: r's own blocks), except for exscan, where acc starts empty.
 //
+// Order. A lock-step plan (the default) runs a rank's steps one after
+// another: each step starts when the one before has completed. A graph
+// plan (Header::graph, issue 34) says instead what each step requires
+// (Step::after: earlier steps of the same rank, by index); a step starts
+// when those have completed and a rank may have many steps in flight. A
+// step that starts reads what it sends then; its received blocks take
+// effect when its message has arrived, and it completes when both halves
+// have. Messages between two ranks match in plan order (the k-th send from
+// s to d meets d's k-th receive from s), as MPI's non-overtaking rule
+// gives where a rank's sends to one peer are ordered by their requirements
+// and receives are posted in plan order (verify/plan_graph_check.hpp says
+// what a graph plan must satisfy). overlapped() turns a lock-step plan
+// into the graph of its data and channel dependencies.
+//
 // Plans are produced per rank on demand (Plan::steps), so one for
 // p = 2^20 never has to exist whole in memory.
 #pragma once
@@ -221,6 +235,10 @@ struct Step {
   // `join`, a join step, acc = aux ⊕ acc.
   BlockList fold_blocks;
   bool join = false;
+  // Graph plans: the indices of this rank's earlier steps this one
+  // requires (any order, each < its own index). Lock-step plans leave it
+  // empty: every step requires the one before (requirements()).
+  std::vector<int64_t> after;
 
   // Back to no step: a step source refills one Step in place.
   void clear() {
@@ -229,6 +247,7 @@ struct Step {
     send_value = Value::acc;
     combine = Combine::store;
     send_blocks.clear(), recv_blocks.clear(), fold_blocks.clear();
+    after.clear();
   }
 };
 
@@ -252,7 +271,20 @@ struct Header {
   // none is what an implementation does. Elsewhere an empty message is
   // sent and costs its latency, as the algorithms' MPI code always did.
   bool skip_empty = false;
+  // Steps say what they require (Step::after); false: lock-step ("Order").
+  bool graph = false;
 };
+
+// Calls visit(i) for each step that step k of a rank requires: s.after in
+// a graph plan, else the step before (none for the first).
+template <class Visit>
+void requirements(const Header& h, const Step& s, int64_t k, Visit visit) {
+  if (!h.graph) {
+    if (k > 0) visit(k - 1);
+    return;
+  }
+  for (int64_t i : s.after) visit(i);
+}
 
 // A rank's steps one at a time: each call fills `next` with the next step
 // and returns true, false after the last.
@@ -293,6 +325,20 @@ StepSource rounds(int64_t first, int64_t end, Round round) {
 // commutative (a reduction tree rooted anywhere for a commutative ⊕).
 Plan rotated(Plan base, int64_t root);
 
+// The graph plan of `lock_step`'s data and channel dependencies: step k of
+// a rank requires, of its earlier steps, the last one that wrote (received
+// into, folded, joined) a block of acc or aux that k reads or writes, every
+// one that read such a block since k writes it (a send reads what it sends;
+// a combine reads acc), and the last one that sent to the peer k sends to
+// (so a rank's messages to one peer leave in plan order). Whatever order
+// these allow gives every rank the values of the lock-step order, and
+// messages match as there, so the result is the lock-step plan's; what
+// changes is that independent steps overlap (a pipeline forwards block b
+// while b + 1 arrives, two trees and two phases run side by side). Each
+// rank's steps are collected whole: O(steps + listed blocks) time and
+// memory per rank, while it is produced. A graph plan is returned as is.
+Plan overlapped(Plan lock_step);
+
 // Header::skip_empty for whoever runs a plan: leaves out the step's halves
 // whose blocks hold no bytes (bytes_of(blocks) == 0 in the run's cut), and
 // nothing where the plan does not say so. A step may be left with no half.
@@ -328,9 +374,10 @@ sim::Span block_units(const Header& h, int64_t count, int64_t block);
 const char* value_name(Value v);
 const char* combine_name(Combine c);
 
-// The text format (docs/plan-format.md):
+// The text format (docs/plan-format.md), version 1 for lock-step plans,
+// 2 for graph plans:
 //   # comments and blank lines anywhere
-//   collsim-plan 1
+//   collsim-plan 1      (or 2)
 //   collective bcast
 //   p 4
 //   root 0
@@ -338,13 +385,17 @@ const char* combine_name(Combine c);
 //   commutative 0
 //   segments 1          (optional; written only when not 1)
 //   empty-messages skip (optional, default send: Header::skip_empty)
+//   order graph         (version 2 only, optional, default lock-step)
 //   rank 0
 //   step send 2 blocks 0 recv -
 //   ...
 // A step line is `step` followed by
 // `send PEER BLOCKS [value acc|input|acc+input|aux|acc+aux|acc+input+aux]`
 // and/or `recv PEER BLOCKS [combine store|left|right|aux]`, or by
-// `fold BLOCKS` or `join BLOCKS` alone; BLOCKS is a comma-separated list of blocks or ranges a-b. `rank R` lines start
+// `fold BLOCKS` or `join BLOCKS` alone; BLOCKS is a comma-separated list
+// of blocks or ranges a-b; in a graph plan it may end with `after STEPS`,
+// a comma-separated list of the rank's earlier step indices (from 0;
+// without it a graph step requires nothing). `rank R` lines start
 // rank R's steps; ranks may come in any order, each once; a rank without a line has no steps.
 //
 // Writes the header and every rank's steps, one rank at a time.

@@ -1,5 +1,6 @@
 #include "plan_goal.hpp"
 
+#include <algorithm>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -26,31 +27,33 @@ class RankWriter {
  public:
   RankWriter(std::ostream& out, const Header& h, int64_t bytes) : out_(out), h_(h), bytes_(bytes) {}
 
-  void step(Step s) {
+  // Step k of the rank.
+  void step(Step s, int64_t k) {
+    const std::vector<std::string> before = requirements_of(s, k);
+    std::vector<std::string> ended = before;  // a step left with nothing passes its requirements on
     drop_empty_halves(h_, s, [this](const BlockList& blocks) { return message_bytes(blocks, bytes_, h_); });
-    if (!s.fold_blocks.empty()) {
-      previous_ = {op("calc " + std::to_string(message_bytes(s.fold_blocks, bytes_, h_)), previous_)};
-      return;
-    }
-    if (s.send_to < 0 && s.recv_from < 0) return;  // both halves empty and left out
-    std::vector<std::string> ended;
+    if (!s.fold_blocks.empty()) ended = {op("calc " + std::to_string(message_bytes(s.fold_blocks, bytes_, h_)), before)};
+    if (s.send_to >= 0 || s.recv_from >= 0) ended.clear();
     if (s.send_to >= 0) {
       const int64_t size = message_bytes(s.send_blocks, bytes_, h_);
-      std::vector<std::string> before = previous_;
-      if (send_ops(s.send_value) > 0) before = {op("calc " + std::to_string(send_ops(s.send_value) * size), previous_)};
+      std::vector<std::string> ready = before;
+      if (send_ops(s.send_value) > 0) ready = {op("calc " + std::to_string(send_ops(s.send_value) * size), before)};
       ended.push_back(op("send " + std::to_string(size) + "b to " + std::to_string(s.send_to) + " tag " +
                              std::to_string(sent_[s.send_to]++),
-                         before));
+                         ready));
     }
     if (s.recv_from >= 0) {
       const int64_t size = message_bytes(s.recv_blocks, bytes_, h_);
       std::string last = op("recv " + std::to_string(size) + "b from " + std::to_string(s.recv_from) + " tag " +
                                 std::to_string(received_[s.recv_from]++),
-                            previous_);
+                            before);
       if (combines(s.combine)) last = op("calc " + std::to_string(size), {last});
       ended.push_back(last);
     }
-    previous_ = ended;
+    if (h_.graph)
+      ends_.push_back(std::move(ended));
+    else
+      ends_ = {std::move(ended)};
   }
 
  private:
@@ -67,7 +70,20 @@ class RankWriter {
   int64_t bytes_;
   int64_t labels_ = 0;
   std::map<int64_t, int64_t> sent_, received_;  // messages so far, per peer: the next tag
-  std::vector<std::string> previous_;           // what the step before ended with
+  // What each step ended with (a lock-step plan keeps only the last).
+  std::vector<std::vector<std::string>> ends_;
+
+  // The labels step k requires: what its required steps ended with.
+  std::vector<std::string> requirements_of(const Step& s, int64_t k) const {
+    std::vector<std::string> labels;
+    requirements(h_, s, k, [&](int64_t i) {
+      const std::vector<std::string>& e = h_.graph ? ends_[static_cast<size_t>(i)] : ends_.back();
+      labels.insert(labels.end(), e.begin(), e.end());
+    });
+    std::sort(labels.begin(), labels.end());
+    labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
+    return labels;
+  }
 };
 
 }  // namespace
@@ -82,7 +98,8 @@ void write_goal(std::ostream& out, const Plan& plan, int64_t bytes, const std::s
     RankWriter writer(out, plan.header, bytes);
     // One step at a time, as write_plan; a failed output ends the walk.
     const StepSource next = plan.source(r);
-    for (Step s; out && next(s);) writer.step(s);
+    int64_t k = 0;
+    for (Step s; out && next(s); ++k) writer.step(s, k);
     out << "}\n";
   }
 }

@@ -16,10 +16,11 @@
 // `recv`, and `calc` after the receive for a left or right combine. A calc
 // of c units models the ⊕ over c bytes: γ = 1 time unit per byte. A step's
 // send and receive (and the calc before its send) each require every
-// operation the step before ended with (its send and its receive or the
-// calc after it), so a rank runs its steps in plan order and a step's
-// send and receive overlap (MPI_Sendrecv); the calc after a receive
-// requires that receive. Message sizes: the bytes of the step's blocks
+// operation the steps it requires ended with (its send and its receive or
+// the calc after it): in a lock-step plan the step before, so a rank runs
+// its steps in plan order and a step's send and receive overlap
+// (MPI_Sendrecv); in a graph plan those its `after` lists. The calc after
+// a receive requires that receive. Message sizes: the bytes of the step's blocks
 // when `bytes` is cut as the header says (block_units of plan.hpp; for
 // allgatherv and reduce_scatter a flat cut into B = p·n blocks, the even
 // layout up to rounding). Tags: the k-th

@@ -66,8 +66,12 @@ class Executor {
   void run() {
     if (full_bytes_ == 0) return;
     set_up_acc();
-    const plan::StepSource next = plan_.source(rank_);
-    for (plan::Step s; next(s);) step(s);
+    if (plan_.header.graph) {
+      run_graph();
+    } else {
+      const plan::StepSource next = plan_.source(rank_);
+      for (plan::Step s; next(s);) step(s);
+    }
     finish();
   }
 
@@ -208,11 +212,10 @@ class Executor {
   // out). Without ⊕ (bcast, allgatherv) a rank's input is in acc from the
   // start.
   bool packs(const plan::Step& s) const { return s.send_value != plan::Value::acc && reduces(collective()); }
-  void pack(const plan::Step& s) {
-    if (plan::reads_aux(s.send_value)) return pack_with_aux(s);
+  void pack(const plan::Step& s, char* out) {
+    if (plan::reads_aux(s.send_value)) return pack_with_aux(s, out);
     const bool from_input = packs(s);
     const char* source = from_input ? static_cast<const char*>(a_.sendbuf) : acc_;
-    char* out = buffer(out_, out_size_, sent_.bytes);
     for (const auto& [sp, held] : sent_.list) {
       const int64_t bytes = sp.count();
       copy_piece(out, source + sp.begin, sp.begin, bytes);
@@ -223,11 +226,10 @@ class Executor {
   }
   // The same with aux, block by block (aux's holdings are per block): the
   // rightmost operand held is copied, the others ⊕ed in from the left.
-  void pack_with_aux(const plan::Step& s) {
+  void pack_with_aux(const plan::Step& s, char* out) {
     const auto input = static_cast<const char*>(a_.sendbuf);
     const bool use_input = s.send_value == plan::Value::acc_op_input_op_aux;
     const bool use_acc = s.send_value != plan::Value::aux;
-    char* out = buffer(out_, out_size_, sent_.bytes);
     for (int64_t b : s.send_blocks) {
       const Span sp = span(b);
       const int64_t bytes = sp.count();
@@ -257,7 +259,7 @@ class Executor {
   void unpack(const plan::Step& s) {
     if (s.combine == plan::Combine::aux) return store_in_aux(s);
     if (combines_all(s) && got_.list.size() > 1) return combine_message(s);
-    char* got = in_.data();
+    char* got = received_;
     for (const auto& [sp, held] : got_.list) {
       const int64_t bytes = sp.count();
       char* mine = acc_ + sp.begin;
@@ -275,7 +277,7 @@ class Executor {
 
   void store_in_aux(const plan::Step& s) {
     need_aux();
-    const char* got = in_.data();
+    const char* got = received_;
     for (int64_t b : s.recv_blocks) {
       const Span sp = span(b);
       copy_piece(aux_.data() + sp.begin, got, sp.begin, sp.count());
@@ -306,10 +308,10 @@ class Executor {
     }
     char* result = mine;
     if (s.combine == plan::Combine::left) {
-      MPI_Reduce_local(in_.data(), mine, count(bytes), a_.type, a_.op);  // acc = received ⊕ acc
+      MPI_Reduce_local(received_, mine, count(bytes), a_.type, a_.op);  // acc = received ⊕ acc
     } else {
-      MPI_Reduce_local(mine, in_.data(), count(bytes), a_.type, a_.op);  // acc = acc ⊕ received
-      result = in_.data();
+      MPI_Reduce_local(mine, received_, count(bytes), a_.type, a_.op);  // acc = acc ⊕ received
+      result = received_;
     }
     for (const Piece& piece : got_.list) {
       copy_piece(acc_ + piece.span.begin, result, piece.span.begin, piece.span.count());
@@ -337,7 +339,7 @@ class Executor {
     const Span out = s.send_to >= 0 && !packs(s) ? sent_.contiguous() : kScattered;
     const bool out_direct = out.begin >= 0;
     const int64_t out_bytes = s.send_to < 0 ? 0 : sent_.bytes;
-    if (s.send_to >= 0 && !out_direct) pack(s);
+    if (s.send_to >= 0 && !out_direct) pack(s, buffer(out_, out_size_, sent_.bytes));
     const Span in = s.recv_from >= 0 && only_stores(s) ? got_.contiguous() : kScattered;
     const bool overlap = out_direct && in.begin < out.end && out.begin < in.end;
     const bool in_direct = in.begin >= 0 && !overlap;
@@ -347,11 +349,117 @@ class Executor {
     const int from = s.recv_from >= 0 && !(skip_empty && in_bytes == 0) ? static_cast<int>(s.recv_from) : MPI_PROC_NULL;
     const char* sent = out_direct ? acc_ + out.begin : out_.data();
     char* into = in_direct ? acc_ + in.begin : s.recv_from >= 0 ? buffer(in_, in_size_, in_bytes) : nullptr;
+    received_ = into;
     MPI_Sendrecv(sent, static_cast<int>(out_bytes), MPI_BYTE, to, 0, into, static_cast<int>(in_bytes), MPI_BYTE, from, 0,
                  a_.comm, MPI_STATUS_IGNORE);
     if (s.recv_from >= 0 && !in_direct) unpack(s);
     if (tracks_holdings() && s.combine != plan::Combine::aux)
       for (int64_t b : s.recv_blocks) held_[static_cast<size_t>(b)] = true;
+  }
+
+  // A graph plan (plan.hpp "Order"): every receive is posted at the start,
+  // in plan order, into a buffer of its own, so that messages match as the
+  // plan says; a step starts when the steps it requires have completed
+  // (its send packed then into a buffer of its own and posted with
+  // MPI_Isend; a fold or join done then); a received message takes effect
+  // once its step has started; MPI_Waitany takes whichever request
+  // completes next (SMPI's Waitsome tests each other request and sleeps on
+  // each failed test). Costs beyond the lock-step path: every message is
+  // packed and unpacked, and the rank's steps, their buffers (the largest
+  // message each, while in flight; the receives' from the start) and two
+  // requests a step are held at once.
+  struct Flight {
+    int64_t waiting = 0;  // required steps not yet complete
+    bool started = false, sent = false, arrived = false, applied = false, done = false;
+    Scratch out, in;
+    std::vector<int64_t> dependents;
+  };
+
+  void run_graph() {
+    steps_ = plan_.steps(rank_);
+    const size_t n = steps_.size();
+    flights_ = std::vector<Flight>(n);
+    requests_.assign(2 * n, MPI_REQUEST_NULL);
+    for (size_t k = 0; k < n; ++k) {
+      plan::requirements(plan_.header, steps_[k], static_cast<int64_t>(k), [&](int64_t i) {
+        flights_[static_cast<size_t>(i)].dependents.push_back(static_cast<int64_t>(k));
+        ++flights_[k].waiting;
+      });
+      post_receive(k);
+    }
+    for (size_t k = 0; k < n; ++k)
+      if (flights_[k].waiting == 0) ready_.push_back(k);
+    for (size_t done = 0; done < n;) {
+      while (!ready_.empty()) {
+        const size_t k = ready_.back();
+        ready_.pop_back();
+        start(k);
+        done += settle(k);
+      }
+      if (done == n) break;
+      int index = MPI_UNDEFINED;
+      MPI_Waitany(static_cast<int>(requests_.size()), requests_.data(), &index, MPI_STATUS_IGNORE);
+      if (index == MPI_UNDEFINED) MPI_Abort(a_.comm, 1);  // steps left that nothing will start: not a plan's graph
+      const size_t k = static_cast<size_t>(index) / 2;
+      (index % 2 == 0 ? flights_[k].sent : flights_[k].arrived) = true;
+      done += settle(k);
+    }
+  }
+
+  // Does step k's half send or receive a message (not one left out as empty)?
+  bool posts(const plan::Step& s, bool send, int64_t bytes) const {
+    return (send ? s.send_to : s.recv_from) >= 0 && !(plan_.header.skip_empty && bytes == 0);
+  }
+
+  void post_receive(size_t k) {
+    const plan::Step& s = steps_[k];
+    Flight& f = flights_[k];
+    f.arrived = true;
+    if (s.recv_from < 0) return;
+    collect(s.recv_blocks, got_);
+    f.in = Scratch(a_, Scratch::Kind::packed, std::max<int64_t>(got_.bytes, 1));
+    if (!posts(s, false, got_.bytes)) return;
+    f.arrived = false;
+    MPI_Irecv(f.in.data(), static_cast<int>(got_.bytes), MPI_BYTE, static_cast<int>(s.recv_from), 0, a_.comm,
+              &requests_[2 * k + 1]);
+  }
+
+  void start(size_t k) {
+    const plan::Step& s = steps_[k];
+    Flight& f = flights_[k];
+    f.started = f.sent = true;
+    if (!s.fold_blocks.empty()) return fold(s);
+    if (s.send_to < 0) return;
+    collect(s.send_blocks, sent_);
+    if (!posts(s, true, sent_.bytes)) return;
+    f.out = Scratch(a_, Scratch::Kind::packed, std::max<int64_t>(sent_.bytes, 1));
+    pack(s, f.out.data());
+    f.sent = false;
+    MPI_Isend(f.out.data(), static_cast<int>(sent_.bytes), MPI_BYTE, static_cast<int>(s.send_to), 0, a_.comm,
+              &requests_[2 * k]);
+  }
+
+  // Applies step k's message once the step has started and it has arrived;
+  // when the step is complete, frees its buffers and readies the steps
+  // that were waiting only for it. Returns 1 when step k completed now.
+  size_t settle(size_t k) {
+    const plan::Step& s = steps_[k];
+    Flight& f = flights_[k];
+    if (!f.started || f.done) return 0;
+    if (f.arrived && !f.applied && s.recv_from >= 0) {
+      collect(s.recv_blocks, got_);
+      received_ = f.in.data();
+      unpack(s);
+      if (tracks_holdings() && s.combine != plan::Combine::aux)
+        for (int64_t b : s.recv_blocks) held_[static_cast<size_t>(b)] = true;
+    }
+    f.applied = f.arrived;
+    if (!f.sent || !f.applied) return 0;
+    f.in = Scratch(), f.out = Scratch();
+    for (int64_t d : f.dependents)
+      if (--flights_[static_cast<size_t>(d)].waiting == 0) ready_.push_back(static_cast<size_t>(d));
+    f.done = true;
+    return 1;
   }
 
   // A join step, no message: acc = aux ⊕ acc (an empty block takes the
@@ -404,7 +512,14 @@ class Executor {
   std::vector<int> own_displs_;
   Scratch own_acc_, out_, in_, mine_, aux_;
   Pieces sent_, got_;  // the current step's halves (sent_ also a fold's blocks)
+  // A graph plan's steps, their state and requests (send 2k, receive 2k + 1),
+  // and the steps whose requirements are all complete, not yet started.
+  std::vector<plan::Step> steps_;
+  std::vector<Flight> flights_;
+  std::vector<MPI_Request> requests_;
+  std::vector<size_t> ready_;
   char* acc_ = nullptr;
+  char* received_ = nullptr;  // the message being unpacked
   std::vector<bool> held_, aux_held_;  // which blocks of acc and of aux hold a value (aux: once made)
 };
 
