@@ -1,7 +1,7 @@
 // `collsim verify plan --file F`: reads a plan file (schedules/plan.hpp) and
-// checks it symbolically (plan_check.hpp); `--collective C --algo NAME|all
-// --p A:B` checks the plans of our algorithms (algorithms/plan_builders.hpp)
-// for every p of the range. Exit status: 0 correct, 1 a broken rule (one
+// checks it symbolically (plan_check.hpp; graph plans: plan_graph_check.hpp);
+// `--collective C --algo NAME|all --p A:B` checks the plans of our
+// algorithms (algorithms/plan_builders.hpp) for every p of the range. Exit status: 0 correct, 1 a broken rule (one
 // line), 2 malformed file or bad input (one line).
 #include <algorithm>
 #include <cstdio>
@@ -60,10 +60,10 @@ int verify_goal_file(const std::string& path, bool quiet) {
 }
 
 void print_summary(const std::string& path, const plan::Header& h, const PlanReport& rep) {
-  std::printf("OK %s: %s p=%lld blocks=%lld%s: every rank ends with its result; max %lld steps, max %lld ⊕ per rank, "
-              "critical path %lld steps\n",
+  std::printf("OK %s: %s p=%lld blocks=%lld%s%s: every rank ends with its result; max %lld steps, max %lld ⊕ per "
+              "rank, critical path %lld steps\n",
               path.c_str(), collective_name(h.collective), (long long)h.p, (long long)h.blocks,
-              h.commutative ? " (commutative)" : "", (long long)rep.max_steps, (long long)rep.max_ops,
+              h.commutative ? " (commutative)" : "", h.graph ? " (graph)" : "", (long long)rep.max_steps, (long long)rep.max_ops,
               (long long)rep.critical_path);
 }
 
@@ -157,7 +157,7 @@ void reject_unused(const cli::po::variables_map& vm, Collective c, const std::ve
 
 int verify_plan(int argc, char** argv) {
   cli::po::options_description opts("verify plan options");
-  opts.add_options()("file", value<std::string>(), "plan file (collsim-plan 1 text format); /dev/stdin reads the input")(
+  opts.add_options()("file", value<std::string>(), "plan file (collsim-plan 1 or 2 text format); /dev/stdin reads the input")(
       "collective", value<std::string>(),
       "bcast, reduce, allreduce, scan, exscan, ... (with --file: must agree with the file's header)")(
       "algo", value<std::string>(), "instead of --file: an algorithm of ours with a plan, or all")(
@@ -176,7 +176,9 @@ int verify_plan(int argc, char** argv) {
                           "                               [--node-size LIST] [--lag LIST]\n"
                           "Executes the plan symbolically: every send meets its receive, no deadlock, nothing sent\n"
                           "that is not held, ⊕ joins adjacent intervals (unless commutative), every rank ends with its\n"
-                          "result. A GOAL schedule (F.goal, or a file whose first word is num_ranks: LogGOPSim's,\n"
+                          "result. A lock-step plan's steps are blocking sendrecvs; a graph plan's (order graph) start\n"
+                          "when the steps they require have completed, receives posted up front: its sends to one peer\n"
+                          "and its steps that touch one block (one writing it) must be ordered by requirements. A GOAL schedule (F.goal, or a file whose first word is num_ranks: LogGOPSim's,\n"
                           "Schedgen's, `collsim plan --format goal`'s) has no data: every send meets its receive in\n"
                           "MPI's posting order (no wildcard, no unordered sends or receives of one channel that\n"
                           "differ in size, none larger than its receive), and no order its dependencies allow\n"

@@ -1,6 +1,9 @@
 // Symbolic execution of any plan (schedules/plan.hpp): scan_check's
 // intervals generalised from the doubling scans to every collective, any
-// number of blocks and any order of steps.
+// number of blocks and any order of steps. This page is about lock-step
+// plans; a graph plan (header.graph) is checked as plan_graph_check.hpp
+// says, on the same values and with the same rules, plus
+// requirement-range, overtaking, unordered-combine and race.
 //
 // Execution. A step is a blocking MPI_Sendrecv without buffering: its send
 // to s is delivered when s's current step receives from this rank, its
@@ -101,8 +104,9 @@ struct PlanReport {
   int64_t max_steps = 0, max_ops = 0, critical_path = 0;
 };
 
-// Executes the plan symbolically and checks every rule above. Throws
-// std::length_error for plans over the memory bounds.
+// Executes the plan symbolically and checks every rule above (a graph
+// plan: check_graph_plan's). Throws std::length_error for plans over the
+// memory bounds.
 PlanReport check_plan(const plan::Plan& plan);
 
 }  // namespace collsim
