@@ -184,7 +184,6 @@ class Matching {
 
  private:
   int64_t channel(int64_t from, int64_t to) const { return from * h_.p + to; }
-  int64_t step_index(int64_t i) const { return i - table_.first(table_.rank_of(i)); }
   // The lowest rank with a send to `to` left unmatched, or p.
   int64_t unanswered(int64_t to) const {
     const auto at = unanswered_.find(to);
@@ -193,7 +192,7 @@ class Matching {
 
   void match(int64_t i, std::unordered_map<int64_t, int64_t>& met) {
     const FlatStep& s = table_.at(i);
-    const int64_t r = table_.rank_of(i), k = step_index(i);
+    const int64_t r = table_.rank_of(i), k = table_.index_of(i);
     const int64_t c = channel(s.recv_from, r), nth = met[c]++;
     const std::vector<int64_t>& sends = sends_[c];
     const int64_t block = *table_.received(s).begin();
@@ -207,7 +206,7 @@ class Matching {
     const BlockList sent = table_.sent(table_.at(j)), expected = table_.received(s);
     const auto [mine, theirs] = std::mismatch(sent.begin(), sent.end(), expected.begin(), expected.end());
     if (mine != sent.end() || theirs != expected.end())
-      broken(h_, s.recv_from, step_index(j), mine != sent.end() ? *mine : *theirs, "block-mismatch",
+      broken(h_, s.recv_from, table_.index_of(j), mine != sent.end() ? *mine : *theirs, "block-mismatch",
              "sends blocks " + str(sent) + " to " + str(r) + ", whose step " + str(k) + " receives " + str(expected));
     send_of_[i] = j;
     recv_of_[j] = i;
@@ -215,7 +214,7 @@ class Matching {
 
   [[noreturn]] void unmatched_send(int64_t i) const {
     const FlatStep& s = table_.at(i);
-    broken(h_, table_.rank_of(i), step_index(i), *table_.sent(s).begin(), "unmatched-send",
+    broken(h_, table_.rank_of(i), table_.index_of(i), *table_.sent(s).begin(), "unmatched-send",
            "sends to " + str(s.send_to) + ", which receives nothing more from here");
   }
 
@@ -248,7 +247,7 @@ class Waits {
     const int64_t n = table_.total();
     std::vector<int64_t> waiting(2 * n), done, ready;
     for (int64_t i = 0; i < n; ++i) {
-      waiting[2 * i] = table_.after(table_.rank_of(i), i - table_.first(table_.rank_of(i))).size();
+      waiting[2 * i] = table_.after(i).size();
       waiting[2 * i + 1] = 1 + (matching_.send_of(i) >= 0);
       if (waiting[2 * i] == 0) ready.push_back(2 * i);
     }
@@ -281,9 +280,9 @@ class Waits {
   int64_t blocker(int64_t v, const std::vector<int64_t>& waiting) const {
     const int64_t i = v / 2;
     if (v % 2) return waiting[2 * i] > 0 ? 2 * i : 2 * matching_.send_of(i);
-    const int64_t r = table_.rank_of(i);
-    for (int64_t d : table_.after(r, i - table_.first(r)))
-      if (waiting[2 * (table_.first(r) + d) + 1] > 0) return 2 * (table_.first(r) + d) + 1;
+    const int64_t first = table_.first(table_.rank_of(i));
+    for (int64_t d : table_.after(i))
+      if (waiting[2 * (first + d) + 1] > 0) return 2 * (first + d) + 1;
     return -1;  // unreachable: an unpassed ready waits on some step
   }
 
@@ -306,16 +305,14 @@ class Waits {
     std::string cycle;
     for (size_t at = 0; at < steps.size() && at < 8; ++at)
       cycle += (at ? ", " : "") + name(steps[at]) + " waits on " + name(steps[(at + 1) % steps.size()]);
-    const int64_t r = table_.rank_of(steps.front());
-    broken(h_, r, steps.front() - table_.first(r), -1, "deadlock",
+    broken(h_, table_.rank_of(steps.front()), table_.index_of(steps.front()), -1, "deadlock",
            "a cycle of " + str(static_cast<int64_t>(steps.size())) + " waiting steps: " + cycle +
                (steps.size() > 8 ? ", ..." : ""));
   }
 
   // "rank (step k)".
   std::string name(int64_t i) const {
-    const int64_t r = table_.rank_of(i);
-    return str(r) + " (step " + str(i - table_.first(r)) + ")";
+    return str(table_.rank_of(i)) + " (step " + str(table_.index_of(i)) + ")";
   }
 
   const Header& h_;
@@ -349,8 +346,8 @@ class Replay {
   // Step i starts: its send reads its values, a fold or join is applied.
   void ready(int64_t i) {
     const FlatStep& s = table_.at(i);
-    const int64_t r = table_.rank_of(i), k = i - table_.first(r);
-    for (int64_t d : table_.after(r, k)) start_[i] = std::max(start_[i], depth_[table_.first(r) + d]);
+    const int64_t r = table_.rank_of(i), k = table_.index_of(i);
+    for (int64_t d : table_.after(i)) start_[i] = std::max(start_[i], depth_[table_.first(r) + d]);
     if (s.send_to >= 0)
       for (int64_t b : table_.sent(s)) inbox_[i].push_back(values_.sent_value(r, k, s, b));
     if (s.fold()) values_.fold(r, k, s);
@@ -361,7 +358,7 @@ class Replay {
   void complete(int64_t i) {
     const FlatStep& s = table_.at(i);
     const int64_t r = table_.rank_of(i), send = matching_.send_of(i);
-    if (send >= 0) values_.receive(r, i - table_.first(r), s, inbox_[send]);
+    if (send >= 0) values_.receive(r, table_.index_of(i), s, inbox_[send]);
     depth_[i] = std::max(start_[i] + (s.send_to >= 0 ? 1 : 0), send >= 0 ? start_[send] + 1 : 0);
   }
 

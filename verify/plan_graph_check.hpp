@@ -62,7 +62,7 @@
 // its steps' transitive requirements as bits (n²/8 bytes for n steps;
 // refused with std::length_error past kMaxPlanSetBytes) and a list per
 // touched block of its last writes and reads since (each access is checked
-// against those only, not against every earlier one); and about 100 bytes
+// against those only, not against every earlier one); and about 130 bytes
 // per step for the matching and the wait graph.
 #pragma once
 

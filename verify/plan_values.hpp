@@ -187,14 +187,14 @@ class StepTable {
   int64_t rank_of(int64_t i) const {
     return std::upper_bound(first_.begin(), first_.end(), i) - first_.begin() - 1;
   }
+  // Step i's index within its rank.
+  int64_t index_of(int64_t i) const { return i - first_[rank_of(i)]; }
   BlockList sent(const FlatStep& s) const { return {&blocks_[s.send_begin], &blocks_[s.recv_begin]}; }
   BlockList received(const FlatStep& s) const { return {&blocks_[s.recv_begin], &blocks_[s.fold_begin]}; }
   BlockList folded(const FlatStep& s) const { return {&blocks_[s.fold_begin], &blocks_[s.fold_end]}; }
   // The steps (of its rank) step k of rank r requires: none in a lock-step plan.
-  BlockList after(int64_t r, int64_t k) const {
-    const int64_t i = first_[r] + k;
-    return {after_.data() + after_first_[i], after_.data() + after_first_[i + 1]};
-  }
+  BlockList after(int64_t r, int64_t k) const { return after(first_[r] + k); }
+  BlockList after(int64_t i) const { return {after_.data() + after_first_[i], after_.data() + after_first_[i + 1]}; }
   // Does any step use aux? Only then are aux values kept.
   bool uses_aux() const { return uses_aux_; }
 
