@@ -91,6 +91,10 @@ enum Limit : unsigned {
   kExactModel = 1u << 3,   // the model equals the simulation on full-duplex alphabeta
   kPlan = 1u << 4,         // runs its plan (algorithms/plan_builders.hpp) through the plan executor
   kSegments = 1u << 5,     // cuts each of p segments (not the whole vector) into its n blocks
+  // Its plan is a dependency graph (plan.hpp "Order"): its model is the
+  // closed form on every platform, and the engine times it under
+  // LogGOPSim's rules (its GOAL export), not the lock-step sweep's.
+  kGraph = 1u << 6,
 };
 
 using Model = double (*)(const Net& net, int64_t p, int64_t bytes, int64_t blocks);
@@ -101,7 +105,7 @@ using LagBuilder = plan::Plan (*)(int64_t p, int64_t root, int64_t blocks, doubl
 // An algorithm's own statement of itself, defined in its file as
 //   const AlgorithmDef def_<id>{limits, "description", model_<id>, plan::<id>};
 // (constant-initialized, so the tables read it safely at start-up).
-//   limits       kCommutative, kExactModel, kSegments, kPlan (an MPI-code row
+//   limits       kCommutative, kExactModel, kSegments, kGraph, kPlan (an MPI-code row
 //                that runs its plan where it can): never kBlocks, which the
 //                list's Cut states (Cut::pipelined: takes a block count n)
 //   description  one line for --help, `collsim algorithms`, docs/algorithms.md

@@ -53,7 +53,8 @@ std::vector<std::string> limit_words(const sim::Algorithm& a) {
   } kWords[] = {{sim::kBlocks, "blocks"},
                 {sim::kSegments, "segments"},
                 {sim::kCommutative, "commutative-only"},
-                {sim::kExactModel, "exact-model"}};
+                {sim::kExactModel, "exact-model"},
+                {sim::kGraph, "graph"}};
   std::vector<std::string> words;
   for (const auto& w : kWords)
     if (a.has(w.limit)) words.emplace_back(w.word);

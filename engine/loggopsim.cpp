@@ -12,6 +12,7 @@
 #include <string>
 
 #include "loggops_clocks.hpp"
+#include "step_costs.hpp"
 #include "plan_goal.hpp"
 
 namespace collsim::engine {
@@ -238,6 +239,7 @@ LogGOPS LogGOPS::of(const Machine& m) {
 }
 
 Result evaluate(const plan::Plan& plan, const BlockBytes& block_bytes, const LogGOPS& params, bool per_rank) {
+  require_lock_step(plan.header);
   return Simulator(plan, block_bytes, params).run(per_rank);
 }
 

@@ -32,6 +32,11 @@ struct StepCost {
           after_bytes = 0;  // the bytes of those ⊕ (for a tracer)
 };
 
+// The evaluators that take steps in order (the sweep, the shared links,
+// the loggopsim rules' Simulator) refuse a graph plan with
+// std::invalid_argument: its GOAL export runs under goal_sim.hpp instead.
+void require_lock_step(const plan::Header& h);
+
 class PlanSteps {
  public:
   // Throws std::invalid_argument where the holdings would pass 2^32 bits
