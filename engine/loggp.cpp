@@ -374,6 +374,7 @@ int64_t list_bytes(const BlockBytes& spans, const plan::BlockList& blocks) {
 
 Result evaluate(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& net, bool per_rank,
                 EventSink* sink) {
+  require_lock_step(plan.header);
   return Evaluator(plan, block_bytes, net, sink).run(per_rank);
 }
 

@@ -384,6 +384,7 @@ bool shares_links(const Machine& pf) {
 
 Result evaluate_shared(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank,
                        EventSink* sink, bool shared) {
+  require_lock_step(plan.header);
   if (!platforms::bytes_on_links(pf))
     throw std::invalid_argument("a flat LogGP platform's senders pay the bytes: its links share nothing");
   return SharedEvaluator(plan, block_bytes, pf, shared, sink).run(per_rank);

@@ -34,7 +34,9 @@ struct StepCost {
 
 // The evaluators that take steps in order (the sweep, the shared links,
 // the loggopsim rules' Simulator) refuse a graph plan with
-// std::invalid_argument: its GOAL export runs under goal_sim.hpp instead.
+// std::invalid_argument: graph_links.hpp times it (or goal_sim.hpp its
+// GOAL export). PlanSteps itself takes either: a graph plan's costs in
+// plan order.
 void require_lock_step(const plan::Header& h);
 
 class PlanSteps {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -169,16 +170,60 @@ TEST(PlanGraphSmpi, OverlappedTwoTreeExscanMeetsTable1Bound) {
   EXPECT_LT(overlapped.time_us, lock_step.time_us);
 }
 
-// The engine times a graph row under the loggopsim rules (its GOAL export)
-// and says so; for eager messages (4 KiB) that is within 3 % of SMPI.
-TEST(PlanGraphEngine, GraphRowsRunUnderLoggopsimRules) {
-  for (const char* c : {"bcast", "allreduce --op matmul", "exscan --op matmul"}) {
-    const std::string common = std::string("--collective ") + c + " --algo two-tree-overlap --p 28 --size 4KiB";
-    const sim::Row engine = run_row(common + " --engine loggp");
-    const sim::Row smpi = run_row(common);
-    EXPECT_EQ(engine.engine, "loggopsim") << c;
-    EXPECT_NEAR(engine.time_us, smpi.time_us, 0.03 * smpi.time_us) << c;
-  }
+// The engine times a graph row as SMPI runs it (engine/graph_links.hpp):
+// the two-tree-overlap rows on the default platform, eager and rendezvous
+// sizes, within 3 % (measured: 2.4 % at most, reduce with matmul at 1 MiB,
+// p = 28).
+TEST(PlanGraphEngine, GraphRowsTakeSmpisTime) {
+  for (const char* c : {"bcast", "reduce --op matmul", "allreduce --op matmul", "scan --op matmul", "exscan --op matmul"})
+    for (const char* size : {"4KiB", "64KiB", "1MiB"}) {
+      const std::string common = std::string("--collective ") + c + " --algo two-tree-overlap --p 28 --size " + size;
+      const sim::Row engine = run_row(common + " --engine loggp");
+      const sim::Row smpi = run_row(common);
+      EXPECT_EQ(engine.engine, "loggp") << c;
+      EXPECT_NEAR(engine.time_us, smpi.time_us, 0.03 * smpi.time_us) << c << " " << size;
+    }
+}
+
+// Where the senders pay the bytes (oneported: no link carries them), a graph plan is
+// timed under the loggopsim rules on its GOAL export, and its row says so.
+TEST(PlanGraphEngine, SendersPayingTheBytesFallBackToLoggopsimRules) {
+  const sim::Row row = run_row("--collective bcast --algo two-tree-overlap --p 9 --size 4KiB --engine loggp --platform oneported");
+  EXPECT_EQ(row.engine, "loggopsim");
+  EXPECT_GT(row.time_us, 0);
+}
+
+// Every plan of the catalog as its overlapped graph, engine against SMPI
+// on the default platform at p = 12, 4 KiB, 64 KiB and 1 MiB: the median
+// cell within 0.5 %, every cell within 15 %. The outliers are receives of
+// one rank that finish at one instant, which SimGrid may hand to
+// MPI_Waitany in another order than the engine's (reduce halving-doubling
+// at p = 12, 1 MiB: 12.9 %; docs/engine.md).
+TEST(PlanGraphEngine, OverlappedCatalogPlansTakeAboutSmpisTime) {
+  std::vector<double> errors;
+  for (Collective c : kCollectives)
+    for (const std::string& name : plan::plan_algorithms(c)) {
+      const plan::PlanAlgorithm& a = plan::find_plan_algorithm(c, name);
+      if (plan::per_segment(c) || a.build_on_nodes) continue;  // circulant all-to-alls; node plans: flat here
+      const int64_t blocks = a.cut == plan::Cut::pipelined ? 4 : plan::cut_blocks(a.cut, 12);
+      const std::string file = test::fresh_path(std::string("engine-graph-") + collective_name(c) + "-" + name + ".plan");
+      const std::string common = std::string(" --collective ") + collective_name(c) + " --p 12";
+      ASSERT_EQ(test::run_collsim("plan" + common + " --size 64KiB --algo " + name + " --blocks " + std::to_string(blocks) +
+                                  " --order graph --out " + file)
+                    .status,
+                0)
+          << name;
+      const std::string op = reduces(c) ? " --op bxor" : "";
+      for (const char* size : {"4KiB", "64KiB", "1MiB"}) {
+        const std::string args = common.substr(1) + op + " --size " + size + " --plan " + file;
+        const double smpi = run_row(args).time_us, engine = run_row(args + " --engine loggp").time_us;
+        errors.push_back(std::abs(engine / smpi - 1));
+        EXPECT_LE(errors.back(), 0.15) << collective_name(c) << " " << name << " " << size;
+      }
+    }
+  ASSERT_GE(errors.size(), 60u);
+  std::nth_element(errors.begin(), errors.begin() + errors.size() / 2, errors.end());
+  EXPECT_LE(errors[errors.size() / 2], 0.005);
 }
 
 }  // namespace

@@ -13,10 +13,11 @@
 // For even n its minimum over n is 2((2h − 3)α + 2√((2h − 3)αβm) + βm).
 // The printed theorem lost an α (after its first 2h − 3) and a bracket and
 // has βm/2 under the root. The tree with the extra block of an odd n sets
-// the time, as measured: p = 36, 10,000 longs on omnipath36x32, one rank
-// per node, n = 9..14: 58.3, 54.0, 57.1, 53.4, 56.6, 53.6 µs. The theorem
-// counts the phases one after the other, so the plan runs below it (n = 12:
-// 53.4 µs, model 92.5 µs; the lock-step plan 87.6 µs at its n = 11).
+// the time, as measured: p = 36, 10,000 longs (matmul) on omnipath36x32,
+// one rank per node, n = 9..14: 60.8, 55.1, 58.0, 54.5, 58.6, 56.1 µs. The
+// theorem counts the phases one after the other, so the plan runs below it
+// (n = 12: 54.5 µs, model 92.5 µs; the lock-step plan 87.6 µs at its
+// n = 11).
 // Limits and memory: scan two-tree's, plus the graph executor's.
 #include <algorithm>
 

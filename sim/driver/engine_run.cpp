@@ -12,6 +12,7 @@
 #include "bounded_stream.hpp"
 #include "goal_read.hpp"
 #include "goal_sim.hpp"
+#include "graph_links.hpp"
 #include "loggopsim.hpp"
 #include "output.hpp"
 #include "plan_goal.hpp"
@@ -47,24 +48,34 @@ engine::Result evaluate_smpi(const plan::Plan& pl, const engine::BlockBytes& spa
   return engine::evaluate(pl, spans, net, per_rank, sink);
 }
 
-// A graph plan (plan.hpp "Order"): the sweeps run steps in order, so under
-// either rule set it is timed by LogGOPSim's rules on its GOAL export
-// (engine/goal_sim.hpp), which follow its requirements; its row says
-// `loggopsim`. Against SMPI on `loggp` those rules were within 1 % for
-// eager messages and up to 5 % slower for rendezvous ones (issue 34).
-engine::Result evaluate_graph(const plan::Plan& pl, int64_t bytes, const Net& net, bool per_rank,
-                              engine::EventSink* sink) {
-  if (sink) throw std::invalid_argument("a graph plan tells no tracer its events (it runs under the loggopsim rules)");
+// A graph plan's GOAL export under the loggopsim rules (engine/goal_sim.hpp).
+engine::Result evaluate_goal_export(const plan::Plan& pl, int64_t bytes, const Net& net, bool per_rank) {
   std::stringstream text;
   plan::write_goal(text, pl, bytes, "");
   return engine::evaluate(goal::read_goal(text), engine::LogGOPS::of(net), per_rank);
+}
+
+// Does the smpi rule set time graph plans on `net` (engine/graph_links.hpp:
+// where the links carry the bytes)? Elsewhere (a flat LogGP platform whose
+// senders pay them) a graph plan runs under the loggopsim rules, and its
+// row says so.
+bool graph_under_smpi_rules(const Net& net) { return platforms::bytes_on_links(net); }
+
+// A graph plan (plan.hpp "Order"): the step-order sweeps refuse one.
+engine::Result evaluate_graph(const plan::Plan& pl, int64_t bytes, const Net& net, const EngineRules& rules,
+                              bool per_rank, engine::EventSink* sink) {
+  if (sink) throw std::invalid_argument("a graph plan tells no tracer its events");
+  if (rules.set == EngineRules::Set::loggopsim || !graph_under_smpi_rules(net))
+    return evaluate_goal_export(pl, bytes, net, per_rank);
+  if (!rules.contention) throw std::invalid_argument("a graph plan is timed with its links shared: leave out --contention off");
+  return engine::evaluate_graph(pl, engine::even_blocks(pl.header, bytes, net.element), net, per_rank);
 }
 
 // The plan's time under `rules`: the smpi rules on the harness's blocks,
 // the loggopsim rules on the GOAL export's.
 engine::Result evaluate(const plan::Plan& pl, int64_t bytes, const Net& net, const EngineRules& rules, bool per_rank,
                         engine::EventSink* sink) {
-  if (pl.header.graph) return evaluate_graph(pl, bytes, net, per_rank, sink);
+  if (pl.header.graph) return evaluate_graph(pl, bytes, net, rules, per_rank, sink);
   if (rules.set == EngineRules::Set::smpi)
     return evaluate_smpi(pl, engine::even_blocks(pl.header, bytes, net.element), net, per_rank, sink, rules.contention);
   if (sink) throw std::invalid_argument("the loggopsim rules tell no tracer their events; use --rules smpi");
@@ -134,7 +145,7 @@ Row evaluate_case(const SimRequest& req, const EngineRules& rules, const Net& ne
           {},
           {},
           {},
-          smpi_rules && !pl.header.graph ? "loggp" : "loggopsim"};
+          smpi_rules && (!pl.header.graph || graph_under_smpi_rules(net)) ? "loggp" : "loggopsim"};
   if (cand.row && smpi_rules)
     row.model_us = model_is_time(req, rules, pl) ? model_of_plan(pl, req.op, row.time_us)
                                              : model_us(req, *cand.row, bytes, root, blocks);

@@ -40,6 +40,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <queue>
+#include <unordered_map>
 #include <vector>
 
 #include "block_policy.hpp"
@@ -388,11 +391,11 @@ class Executor {
       post_receive(k);
     }
     for (size_t k = 0; k < n; ++k)
-      if (flights_[k].waiting == 0) ready_.push_back(k);
+      if (flights_[k].waiting == 0) ready_.push(k);
     for (size_t done = 0; done < n;) {
       while (!ready_.empty()) {
-        const size_t k = ready_.back();
-        ready_.pop_back();
+        const size_t k = ready_.top();
+        ready_.pop();
         start(k);
         done += settle(k);
       }
@@ -404,6 +407,25 @@ class Executor {
       (index % 2 == 0 ? flights_[k].sent : flights_[k].arrived) = true;
       done += settle(k);
     }
+  }
+
+  // The tag of the next message to or from `peer`: the k-th message of a
+  // channel has tag k (modulo MPI_TAG_UB + 1). Matching in plan order is
+  // MPI's non-overtaking rule already; the tags keep it where SMPI 3.32
+  // breaks it: with smpi/async-small-thresh, a send below the threshold
+  // takes the first receive of its source posted in the large mailbox (one
+  // of a larger size) before one posted earlier in the small mailbox
+  // (smpi_request.cpp, Request::start), which with receives posted up
+  // front mismatched messages and deadlocked (halving-doubling at p = 28,
+  // 64 KiB, on loggp).
+  int next_tag(std::unordered_map<int64_t, int64_t>& count, int64_t peer) {
+    if (tag_bound_ == 0) {
+      void* ub = nullptr;
+      int found = 0;
+      MPI_Comm_get_attr(a_.comm, MPI_TAG_UB, &ub, &found);
+      tag_bound_ = found ? int64_t{*static_cast<int*>(ub)} + 1 : 32768;
+    }
+    return static_cast<int>(count[peer]++ % tag_bound_);
   }
 
   // Does step k's half send or receive a message (not one left out as empty)?
@@ -420,7 +442,8 @@ class Executor {
     f.in = Scratch(a_, Scratch::Kind::packed, std::max<int64_t>(got_.bytes, 1));
     if (!posts(s, false, got_.bytes)) return;
     f.arrived = false;
-    MPI_Irecv(f.in.data(), static_cast<int>(got_.bytes), MPI_BYTE, static_cast<int>(s.recv_from), 0, a_.comm,
+    MPI_Irecv(f.in.data(), static_cast<int>(got_.bytes), MPI_BYTE, static_cast<int>(s.recv_from),
+              next_tag(received_from_, s.recv_from), a_.comm,
               &requests_[2 * k + 1]);
   }
 
@@ -435,7 +458,8 @@ class Executor {
     f.out = Scratch(a_, Scratch::Kind::packed, std::max<int64_t>(sent_.bytes, 1));
     pack(s, f.out.data());
     f.sent = false;
-    MPI_Isend(f.out.data(), static_cast<int>(sent_.bytes), MPI_BYTE, static_cast<int>(s.send_to), 0, a_.comm,
+    MPI_Isend(f.out.data(), static_cast<int>(sent_.bytes), MPI_BYTE, static_cast<int>(s.send_to),
+              next_tag(sent_to_, s.send_to), a_.comm,
               &requests_[2 * k]);
   }
 
@@ -457,7 +481,7 @@ class Executor {
     if (!f.sent || !f.applied) return 0;
     f.in = Scratch(), f.out = Scratch();
     for (int64_t d : f.dependents)
-      if (--flights_[static_cast<size_t>(d)].waiting == 0) ready_.push_back(static_cast<size_t>(d));
+      if (--flights_[static_cast<size_t>(d)].waiting == 0) ready_.push(static_cast<size_t>(d));
     f.done = true;
     return 1;
   }
@@ -517,7 +541,11 @@ class Executor {
   std::vector<plan::Step> steps_;
   std::vector<Flight> flights_;
   std::vector<MPI_Request> requests_;
-  std::vector<size_t> ready_;
+  // Lowest index first: steps ready at once start in plan order (a tree's
+  // sends to its children in the order the schedule gives them).
+  std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready_;
+  std::unordered_map<int64_t, int64_t> sent_to_, received_from_;  // messages so far per peer: the next tag
+  int64_t tag_bound_ = 0;                                          // MPI_TAG_UB + 1, once asked
   char* acc_ = nullptr;
   char* received_ = nullptr;  // the message being unpacked
   std::vector<bool> held_, aux_held_;  // which blocks of acc and of aux hold a value (aux: once made)

@@ -1,0 +1,41 @@
+// The plan engine for graph plans (plan.hpp "Order", issue 34): a graph
+// plan's time as SMPI runs the plan executor's nonblocking path on links
+// that carry the bytes (shared_links.hpp's routes and max-min sharing).
+// Each rank is one SMPI actor running sim/rank/plan_executor.cpp's
+// run_graph, and the rules follow that code and SMPI 3.32
+// (src/smpi/mpi/smpi_request.cpp):
+//   - every receive is posted at the start, at no cost, in plan order; the
+//     k-th send from s to d meets d's k-th receive from s;
+//   - the actor starts ready steps lowest index first: the ⊕ before a send
+//     (γ per byte), then MPI_Isend, which sleeps max(o, g) where the
+//     machine has overheads (smpi/ois) and posts the message: an eager one
+//     (fewer bytes than Machine::eager_below) flows at once and its request
+//     is done (detached), a rendezvous one flows at once too (its receive
+//     is posted) and is done when it arrives; a fold or join is its ⊕;
+//   - a received message takes effect (its ⊕ after, γ per byte) once its
+//     step has started; a step completes when its halves have, readying
+//     the steps that wait only for it;
+//   - with nothing ready the actor calls MPI_Waitany: a finished detached
+//     send first (the lowest index), else the lowest-index request done by
+//     then, else it sleeps until the next completion; an eager receive's
+//     request costs o (smpi/or) when Waitany returns it;
+//   - requests are indexed as the executor's: step k's send 2k, its
+//     receive 2k + 1.
+// A rank's finish is its clock when its last step completes.
+//
+// Cost: O(steps + dependencies + events · log events) plus the fluid
+// solves; memory: every rank's steps at once (~80 bytes a step and 8 a
+// dependency), fluid.hpp's per message in flight.
+#pragma once
+
+#include "loggp.hpp"
+#include "platform.hpp"
+
+namespace collsim::engine {
+
+// Throws std::invalid_argument for a lock-step plan, a platform whose
+// senders pay the bytes (platforms::bytes_on_links false), or a plan that
+// does not run to its end.
+Result evaluate_graph(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank = false);
+
+}  // namespace collsim::engine
