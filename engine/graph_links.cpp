@@ -141,9 +141,10 @@ class GraphEvaluator {
     if (a.complete < a.steps.size()) queue(a.clock, r, -1);
   }
 
-  // The executor's start(): the ⊕ before a send, MPI_Isend's sleep and the
-  // send's posting (an event at that time); a step without a receive does
-  // its ⊕ (a fold or join) now.
+  // The executor's start(): the ⊕ before a send, MPI_Start's sleep (an
+  // eager send's max(o, g); a rendezvous one sleeps nothing) and the send's
+  // posting (an event at that time); a step without a receive does its ⊕
+  // (a fold or join) now.
   void start(int64_t r, int64_t k) {
     Actor& a = at(r);
     GraphStep& s = a.steps[static_cast<size_t>(k)];
@@ -151,7 +152,7 @@ class GraphEvaluator {
     s.sent = s.cost.send_to < 0;
     a.clock += s.cost.before;
     if (s.cost.send_to >= 0) {
-      a.clock += send_call_;
+      if (eager(s.cost.send_bytes)) a.clock += send_call_;
       queue(a.clock, r, k);
     }
     if (s.cost.recv_from < 0) {
@@ -265,7 +266,7 @@ class GraphEvaluator {
   int64_t p_;
   platforms::Routes routes_;
   int64_t eager_below_;
-  double send_call_;  // MPI_Isend's sleep: max(o, g) with overheads
+  double send_call_;  // an eager send's sleep: max(o, g) with overheads
   double recv_call_;  // an eager receive's: o
   double envelope_;
   std::vector<Actor> actors_;

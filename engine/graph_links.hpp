@@ -7,11 +7,12 @@
 //   - every receive is posted at the start, at no cost, in plan order; the
 //     k-th send from s to d meets d's k-th receive from s;
 //   - the actor starts ready steps lowest index first: the ⊕ before a send
-//     (γ per byte), then MPI_Isend, which sleeps max(o, g) where the
-//     machine has overheads (smpi/ois) and posts the message: an eager one
-//     (fewer bytes than Machine::eager_below) flows at once and its request
-//     is done (detached), a rendezvous one flows at once too (its receive
-//     is posted) and is done when it arrives; a fold or join is its ⊕;
+//     (γ per byte), then the send, a persistent request started: an eager
+//     one (fewer bytes than Machine::eager_below) sleeps max(o, g) where
+//     the machine has overheads (smpi/os), flows at once and its request is
+//     done (detached); a rendezvous one sleeps nothing (SMPI charges it as
+//     a blocking MPI_Send), flows at once too (its receive is posted) and
+//     is done when it arrives; a fold or join is its ⊕;
 //   - a received message takes effect (its ⊕ after, γ per byte) once its
 //     step has started; a step completes when its halves have, readying
 //     the steps that wait only for it;

@@ -311,6 +311,7 @@ TEST(PlanBuilders, EveryPlanDeliversItsResult) {
                                       " root=" + std::to_string(root) + " n=" + std::to_string(n) +
                                       " lag=" + std::to_string(lag);
             const Plan pl = plan::build_plan(c, name, p, root, n, {1, lag});
+            if (pl.header.graph) continue;  // not blocking sendrecvs: PlanGraphVerify.* runs them
             DataFlow flow(pl);
             int64_t rounds = -1;
             try {
@@ -363,7 +364,7 @@ TEST(PlanDataFlow, CatchesDeadlockAndWrongOrder) {
 TEST(PlanBuilders, NamesAreTheCatalogsAndUnknownOnesAreListed) {
   EXPECT_EQ(plan::plan_algorithms(Collective::bcast),
             (std::vector<std::string>{"circulant", "binomial", "logp-tree", "linear-pipeline", "binary-tree-pipeline", "two-tree",
-                                      "scatter-allgather", "node-aware"}));
+                                      "two-tree-overlap", "scatter-allgather", "node-aware"}));
   EXPECT_EQ(plan::plan_algorithms(Collective::allgatherv), (std::vector<std::string>{"circulant", "multi-lane"}));
   try {
     plan::build_plan(Collective::bcast, "binomal", 4, 0, 1);

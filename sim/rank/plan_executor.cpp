@@ -363,11 +363,19 @@ class Executor {
   // A graph plan (plan.hpp "Order"): every receive is posted at the start,
   // in plan order, into a buffer of its own, so that messages match as the
   // plan says; a step starts when the steps it requires have completed
-  // (its send packed then into a buffer of its own and posted with
-  // MPI_Isend; a fold or join done then); a received message takes effect
-  // once its step has started; MPI_Waitany takes whichever request
-  // completes next (SMPI's Waitsome tests each other request and sleeps on
-  // each failed test). Costs beyond the lock-step path: every message is
+  // (its send packed then into a buffer of its own and started as a
+  // persistent request, MPI_Send_init and MPI_Start, freed once complete; a
+  // fold or join done then); a received message takes effect once its step
+  // has started; MPI_Waitany takes whichever request completes next
+  // (SMPI's Waitsome tests each other request and sleeps on each failed
+  // test). Why persistent sends: SMPI 3.32 sleeps smpi/ois in every
+  // MPI_Isend but charges a blocking rendezvous MPI_Send nothing (smpi/os
+  // is slept only for detached sends: smpi_request.cpp, Request::start); a
+  // started persistent send is charged as MPI_Send, so a graph plan's
+  // messages cost what the lock-step plan's MPI_Sendrecv pays for them (a
+  // two-tree bcast at p = 28, 128 KiB, its lock-step steps chained as a
+  // graph: 81.50 µs, 95.00 with MPI_Isend's 1.5 µs a message). Costs
+  // beyond the lock-step path: every message is
   // packed and unpacked, and the rank's steps, their buffers (the largest
   // message each, while in flight; the receives' from the start) and two
   // requests a step are held at once.
@@ -404,6 +412,7 @@ class Executor {
       MPI_Waitany(static_cast<int>(requests_.size()), requests_.data(), &index, MPI_STATUS_IGNORE);
       if (index == MPI_UNDEFINED) MPI_Abort(a_.comm, 1);  // steps left that nothing will start: not a plan's graph
       const size_t k = static_cast<size_t>(index) / 2;
+      if (index % 2 == 0 && requests_[index] != MPI_REQUEST_NULL) MPI_Request_free(&requests_[index]);
       (index % 2 == 0 ? flights_[k].sent : flights_[k].arrived) = true;
       done += settle(k);
     }
@@ -458,9 +467,9 @@ class Executor {
     f.out = Scratch(a_, Scratch::Kind::packed, std::max<int64_t>(sent_.bytes, 1));
     pack(s, f.out.data());
     f.sent = false;
-    MPI_Isend(f.out.data(), static_cast<int>(sent_.bytes), MPI_BYTE, static_cast<int>(s.send_to),
-              next_tag(sent_to_, s.send_to), a_.comm,
-              &requests_[2 * k]);
+    MPI_Send_init(f.out.data(), static_cast<int>(sent_.bytes), MPI_BYTE, static_cast<int>(s.send_to),
+                  next_tag(sent_to_, s.send_to), a_.comm, &requests_[2 * k]);
+    MPI_Start(&requests_[2 * k]);
   }
 
   // Applies step k's message once the step has started and it has arrived;
