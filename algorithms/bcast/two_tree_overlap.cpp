@@ -8,7 +8,7 @@
 // Cost: the paper's (n + 2h − 2)(α + βm/n), the lock-step model (S steps
 // of one block) as its closed form; on a LogGP platform sends of one rank
 // overlap their L, so it runs below it (p = 13, 3,200 B, n = 9 on `loggp`:
-// 50.6 µs against 70.9 µs lock-step). Limits and memory: two-tree's, plus
+// 49.1 µs against 70.9 µs lock-step). Limits and memory: two-tree's, plus
 // the graph executor's (a buffer per message in flight and per posted
 // receive, all of a rank's steps at once).
 #include "algorithm.hpp"
