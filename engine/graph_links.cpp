@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "errors.hpp"
 #include "fluid.hpp"
 #include "routes.hpp"
 #include "step_costs.hpp"
@@ -113,6 +114,9 @@ class GraphEvaluator {
       GraphStep& s = a.steps[k];
       if (!costs.next(r, s.cost)) throw std::logic_error("a rank's step costs end before its steps");
       plan::requirements(plan.header, steps[k], static_cast<int64_t>(k), [&](int64_t i) {
+        if (i < 0 || i >= static_cast<int64_t>(k))
+          throw std::invalid_argument("rank " + std::to_string(r) + "'s step " + std::to_string(k) +
+                                      " requires no earlier step of its own; collsim verify plan says why");
         a.steps[static_cast<size_t>(i)].dependents.push_back(static_cast<int64_t>(k));
         ++s.waiting;
       });
@@ -281,10 +285,30 @@ class GraphEvaluator {
 
 }  // namespace
 
-Result evaluate_graph(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank) {
+namespace {
+
+// Every rank's steps are held at once: counted first, a rank at a time, and
+// refused past `max_steps` (about 128 bytes each with their requirements
+// and costs) before any is kept.
+void check_graph_size(const plan::Plan& plan, int64_t max_steps) {
+  int64_t total = 0;
+  for (int64_t r = 0; r < plan.header.p; ++r) {
+    total += static_cast<int64_t>(plan.steps(r).size());
+    if (total > max_steps)
+      throw LimitError("a graph plan of more than " + std::to_string(max_steps) + " steps in all (about " +
+                       std::to_string((max_steps * 128) >> 20) +
+                       " MiB held at once) is past the engine's limit for graphs; time it in SMPI");
+  }
+}
+
+}  // namespace
+
+Result evaluate_graph(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank,
+                      int64_t max_steps) {
   if (!plan.header.graph) throw std::invalid_argument("a lock-step plan: evaluate or evaluate_shared time it");
   if (!platforms::bytes_on_links(pf))
     throw std::invalid_argument("graph plans are timed where the links carry the bytes; this platform's senders pay them");
+  check_graph_size(plan, max_steps);
   return GraphEvaluator(plan, block_bytes, pf).run(per_rank);
 }
 

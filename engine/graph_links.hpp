@@ -25,8 +25,10 @@
 // A rank's finish is its clock when its last step completes.
 //
 // Cost: O(steps + dependencies + events · log events) plus the fluid
-// solves; memory: every rank's steps at once (~80 bytes a step and 8 a
-// dependency), fluid.hpp's per message in flight.
+// solves, and the plan's steps produced twice (counted, then kept);
+// memory: every rank's steps at once (~80 bytes a step and 8 a
+// dependency), fluid.hpp's per message in flight. Plans of more than
+// kMaxGraphSteps steps in all are refused (LimitError) before any is kept.
 #pragma once
 
 #include "loggp.hpp"
@@ -34,9 +36,13 @@
 
 namespace collsim::engine {
 
+inline constexpr int64_t kMaxGraphSteps = int64_t{1} << 25;  // about 4 GiB held
+
 // Throws std::invalid_argument for a lock-step plan, a platform whose
 // senders pay the bytes (platforms::bytes_on_links false), or a plan that
 // does not run to its end.
-Result evaluate_graph(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank = false);
+// Refuses a plan of more than `max_steps` steps in all with LimitError.
+Result evaluate_graph(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank = false,
+                      int64_t max_steps = kMaxGraphSteps);
 
 }  // namespace collsim::engine

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "catalog.hpp"
+#include "errors.hpp"
+#include "graph_links.hpp"
 #include "loggp.hpp"
 #include "machines.hpp"
 #include "plan.hpp"
@@ -120,6 +122,17 @@ TEST(PlanGraph, StepOrderEvaluatorsRefuseGraphs) {
   const plan::Plan pl = plan::overlapped(plan::build_plan(Collective::bcast, "two-tree", 9, 0, 4));
   const engine::Machine net = test::alpha_beta(5e-6, 1e-9, 1e-9);
   EXPECT_THROW(engine::evaluate(pl, engine::even_blocks(pl.header, 4096, 1), net), std::invalid_argument);
+}
+
+// The graph engine holds every rank's steps: a plan past its limit is
+// refused, counted rank by rank, before any is kept.
+TEST(PlanGraph, GraphEngineRefusesPlansPastItsLimit) {
+  const plan::Plan pl = plan::overlapped(plan::build_plan(Collective::bcast, "two-tree", 64, 0, 8));
+  engine::Machine net = test::alpha_beta(5e-6, 1e-9, 1e-9);
+  net.nodes = 64;
+  const engine::BlockBytes spans = engine::even_blocks(pl.header, 4096, 1);
+  EXPECT_NO_THROW(engine::evaluate_graph(pl, spans, net, false, 100000));
+  EXPECT_THROW(engine::evaluate_graph(pl, spans, net, false, 100), LimitError);
 }
 
 // collsim run's one CSV row.
