@@ -821,7 +821,8 @@ TEST(SimPlatforms, LogGPChargesOverheadAndGapPerMessage) {
 // model_us: L, o, g, G and γ) equals the simulated time within 1 %
 // (measured: within a few ns). matmul for the reductions, bxor where an
 // algorithm needs a commutative ⊕ or its plan is the commutative path
-// (ring).
+// (ring). Graph rows (kGraph) are left out: their model is a closed form
+// by design, and PlanGraphEngine.* compares their engine time with SMPI's.
 void expect_models_match(const char* platform) {
   size_t checked = 0, ours = 0;
   double worst = 0;
@@ -836,6 +837,7 @@ void expect_models_match(const char* platform) {
       }
       matmul.op = Operator::matmul;
       for (const Algorithm* a : our_algorithms(c)) {
+        if (a->has(kGraph)) continue;
         ++ours;
         const bool commutative_path = a->has(kCommutative) || std::string(a->name) == "ring";
         (reduces(c) && !commutative_path ? matmul : bxor).algos.push_back(a);
