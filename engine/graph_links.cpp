@@ -11,6 +11,7 @@
 #include "errors.hpp"
 #include "fluid.hpp"
 #include "routes.hpp"
+#include "shared_links.hpp"
 #include "step_costs.hpp"
 
 namespace collsim::engine {
@@ -19,8 +20,6 @@ namespace {
 
 struct GraphStep {
   StepCost cost;
-  std::vector<int64_t> dependents;
-  int64_t waiting = 0;  // required steps not yet complete
   bool started = false, sent = true, arrived = true, applied = false, done = false;
   bool eager_in = false;  // its message came eagerly (its request costs o)
 };
@@ -28,6 +27,7 @@ struct GraphStep {
 // One rank: its steps and the state of plan_executor.cpp's run_graph.
 struct Actor {
   std::vector<GraphStep> steps;
+  plan::StepWaits waits;
   std::priority_queue<int64_t, std::vector<int64_t>, std::greater<>> ready;
   std::set<int64_t> detached;   // finished eager sends' requests, not yet returned by Waitany
   std::set<int64_t> completed;  // other finished requests, not yet returned
@@ -56,11 +56,7 @@ class GraphEvaluator {
         recv_call_(pf.recv_overhead()),
         envelope_(static_cast<double>(pf.envelope)),
         actors_(static_cast<size_t>(p_)) {
-    for (int64_t l = 0; l < routes_.links(); ++l) {
-      const platforms::Link link = routes_.link(l);
-      net_.add_link(link.bandwidth, link.sharing == platforms::Link::Sharing::fatpipe ? FluidNetwork::Sharing::fatpipe
-                                                                                      : FluidNetwork::Sharing::shared);
-    }
+    add_links(routes_, net_);
     PlanSteps costs(plan, bytes, pf.gamma);
     for (int64_t r = 0; r < p_; ++r) load(plan, costs, r);
     for (int64_t r = 0; r < p_; ++r) drain(r);
@@ -109,24 +105,18 @@ class GraphEvaluator {
   void load(const plan::Plan& plan, PlanSteps& costs, int64_t r) {
     Actor& a = at(r);
     const std::vector<plan::Step> steps = plan.steps(r);
+    a.waits = plan::step_waits(plan.header, steps);
     a.steps.resize(steps.size());
     for (size_t k = 0; k < steps.size(); ++k) {
       GraphStep& s = a.steps[k];
       if (!costs.next(r, s.cost)) throw std::logic_error("a rank's step costs end before its steps");
-      plan::requirements(plan.header, steps[k], static_cast<int64_t>(k), [&](int64_t i) {
-        if (i < 0 || i >= static_cast<int64_t>(k))
-          throw std::invalid_argument("rank " + std::to_string(r) + "'s step " + std::to_string(k) +
-                                      " requires no earlier step of its own; collsim verify plan says why");
-        a.steps[static_cast<size_t>(i)].dependents.push_back(static_cast<int64_t>(k));
-        ++s.waiting;
-      });
       if (s.cost.recv_from >= p_ || s.cost.send_to >= p_)
         throw std::invalid_argument("the plan names a rank past p; collsim verify plan says why");
       if (s.cost.recv_from >= 0) {
         a.receives[s.cost.recv_from].push_back(static_cast<int64_t>(k));
         s.arrived = false;
       }
-      if (s.waiting == 0) a.ready.push(static_cast<int64_t>(k));
+      if (a.waits.waiting[k] == 0) a.ready.push(static_cast<int64_t>(k));
     }
   }
 
@@ -178,8 +168,8 @@ class GraphEvaluator {
     if (!s.sent || !s.applied) return;
     s.done = true;
     ++a.complete;
-    for (int64_t d : s.dependents)
-      if (--a.steps[static_cast<size_t>(d)].waiting == 0) a.ready.push(d);
+    for (int64_t d : a.waits.dependents[static_cast<size_t>(k)])
+      if (--a.waits.waiting[static_cast<size_t>(d)] == 0) a.ready.push(d);
   }
 
   bool eager(int64_t bytes) const { return bytes < eager_below_; }

@@ -62,11 +62,7 @@ class SharedEvaluator {
         ranks_(static_cast<size_t>(p_)),
         inbox_(eager_below_ > 0 ? static_cast<size_t>(p_) : 0, {kNil, kNil}),
         sink_(sink) {
-    for (int64_t l = 0; l < routes_.links(); ++l) {
-      const platforms::Link link = routes_.link(l);
-      net_.add_link(link.bandwidth, link.sharing == platforms::Link::Sharing::fatpipe ? FluidNetwork::Sharing::fatpipe
-                                                                                      : FluidNetwork::Sharing::shared);
-    }
+    add_links(routes_, net_);
     for (int64_t r = 0; r < p_; ++r) start_step(r, 0);
   }
 
@@ -376,6 +372,14 @@ class SharedEvaluator {
 };
 
 }  // namespace
+
+void add_links(const platforms::Routes& routes, FluidNetwork& net) {
+  for (int64_t l = 0; l < routes.links(); ++l) {
+    const platforms::Link link = routes.link(l);
+    net.add_link(link.bandwidth, link.sharing == platforms::Link::Sharing::fatpipe ? FluidNetwork::Sharing::fatpipe
+                                                                                   : FluidNetwork::Sharing::shared);
+  }
+}
 
 bool shares_links(const Machine& pf) {
   return platforms::bytes_on_links(pf) && (pf.cores_per_node > 1 || pf.topology.kind != platforms::Topology::Kind::flat ||

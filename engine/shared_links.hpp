@@ -46,10 +46,16 @@
 // message in flight plus 32 a hop.
 #pragma once
 
+#include "fluid.hpp"
 #include "loggp.hpp"
 #include "platform.hpp"
+#include "routes.hpp"
 
 namespace collsim::engine {
+
+// Every link of `routes`, in order, into `net`: link l of the platform is
+// link l of the fluid network (shared here and in graph_links.hpp).
+void add_links(const platforms::Routes& routes, FluidNetwork& net);
 
 // Does a plan's time on `pf` depend on shared links: bytes on the links
 // (platforms::bytes_on_links) and ranks sharing nodes, a topology, half

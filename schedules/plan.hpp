@@ -325,6 +325,17 @@ StepSource rounds(int64_t first, int64_t end, Round round) {
 // commutative (a reduction tree rooted anywhere for a commutative ⊕).
 Plan rotated(Plan base, int64_t root);
 
+// A rank's steps as whoever runs a graph needs them: per step, the later
+// steps that require it and how many steps it requires (requirements()).
+// Throws std::invalid_argument for a requirement that is no earlier step
+// of the rank (read_plan refuses one in a file; this guards plans built in
+// code).
+struct StepWaits {
+  std::vector<std::vector<int64_t>> dependents;
+  std::vector<int64_t> waiting;
+};
+StepWaits step_waits(const Header& h, const std::vector<Step>& steps);
+
 // The graph plan of `lock_step`'s data and channel dependencies: step k of
 // a rank requires, of its earlier steps, the last one that wrote (received
 // into, folded, joined) a block of acc or aux that k reads or writes, every

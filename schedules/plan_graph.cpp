@@ -18,6 +18,8 @@
 //       4 recv 0 {2}
 //       5 send 2 {2} after 3,4
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -92,6 +94,20 @@ class Hazards {
 };
 
 }  // namespace
+
+StepWaits step_waits(const Header& h, const std::vector<Step>& steps) {
+  const int64_t n = static_cast<int64_t>(steps.size());
+  StepWaits w{std::vector<std::vector<int64_t>>(steps.size()), std::vector<int64_t>(steps.size(), 0)};
+  for (int64_t k = 0; k < n; ++k)
+    requirements(h, steps[static_cast<size_t>(k)], k, [&](int64_t i) {
+      if (i < 0 || i >= k)
+        throw std::invalid_argument("step " + std::to_string(k) + " requires " + std::to_string(i) +
+                                    ", no earlier step of its rank");
+      w.dependents[static_cast<size_t>(i)].push_back(k);
+      ++w.waiting[static_cast<size_t>(k)];
+    });
+  return w;
+}
 
 Plan overlapped(Plan lock_step) {
   if (lock_step.header.graph) return lock_step;

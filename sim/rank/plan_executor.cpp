@@ -258,11 +258,11 @@ class Executor {
     aux_held_.assign(static_cast<size_t>(plan_.header.blocks), false);
   }
 
-  // Stores or combines the received blocks into acc, or stores them in aux.
-  void unpack(const plan::Step& s) {
-    if (s.combine == plan::Combine::aux) return store_in_aux(s);
-    if (combines_all(s) && got_.list.size() > 1) return combine_message(s);
-    char* got = received_;
+  // Stores or combines the received blocks, the message at `got`, into
+  // acc, or stores them in aux.
+  void unpack(const plan::Step& s, char* got) {
+    if (s.combine == plan::Combine::aux) return store_in_aux(s, got);
+    if (combines_all(s) && got_.list.size() > 1) return combine_message(s, got);
     for (const auto& [sp, held] : got_.list) {
       const int64_t bytes = sp.count();
       char* mine = acc_ + sp.begin;
@@ -278,9 +278,8 @@ class Executor {
     }
   }
 
-  void store_in_aux(const plan::Step& s) {
+  void store_in_aux(const plan::Step& s, const char* got) {
     need_aux();
-    const char* got = received_;
     for (int64_t b : s.recv_blocks) {
       const Span sp = span(b);
       copy_piece(aux_.data() + sp.begin, got, sp.begin, sp.count());
@@ -300,7 +299,7 @@ class Executor {
   // buffer, combined with what came in, put back. The same γ per byte as a
   // ⊕ per piece, without one MPI_Reduce_local per block of a round that
   // lists up to p of them.
-  void combine_message(const plan::Step& s) {
+  void combine_message(const plan::Step& s, char* got) {
     const int64_t bytes = got_.bytes;
     if (bytes == 0) return;
     char* mine = buffer(mine_, mine_size_, bytes);
@@ -311,10 +310,10 @@ class Executor {
     }
     char* result = mine;
     if (s.combine == plan::Combine::left) {
-      MPI_Reduce_local(received_, mine, count(bytes), a_.type, a_.op);  // acc = received ⊕ acc
+      MPI_Reduce_local(got, mine, count(bytes), a_.type, a_.op);  // acc = received ⊕ acc
     } else {
-      MPI_Reduce_local(mine, received_, count(bytes), a_.type, a_.op);  // acc = acc ⊕ received
-      result = received_;
+      MPI_Reduce_local(mine, got, count(bytes), a_.type, a_.op);  // acc = acc ⊕ received
+      result = got;
     }
     for (const Piece& piece : got_.list) {
       copy_piece(acc_ + piece.span.begin, result, piece.span.begin, piece.span.count());
@@ -347,15 +346,18 @@ class Executor {
     const bool overlap = out_direct && in.begin < out.end && out.begin < in.end;
     const bool in_direct = in.begin >= 0 && !overlap;
     const int64_t in_bytes = s.recv_from < 0 ? 0 : got_.bytes;
-    const bool skip_empty = plan_.header.skip_empty;
-    const int to = s.send_to >= 0 && !(skip_empty && out_bytes == 0) ? static_cast<int>(s.send_to) : MPI_PROC_NULL;
-    const int from = s.recv_from >= 0 && !(skip_empty && in_bytes == 0) ? static_cast<int>(s.recv_from) : MPI_PROC_NULL;
+    const int to = posts(s, true, out_bytes) ? static_cast<int>(s.send_to) : MPI_PROC_NULL;
+    const int from = posts(s, false, in_bytes) ? static_cast<int>(s.recv_from) : MPI_PROC_NULL;
     const char* sent = out_direct ? acc_ + out.begin : out_.data();
     char* into = in_direct ? acc_ + in.begin : s.recv_from >= 0 ? buffer(in_, in_size_, in_bytes) : nullptr;
-    received_ = into;
     MPI_Sendrecv(sent, static_cast<int>(out_bytes), MPI_BYTE, to, 0, into, static_cast<int>(in_bytes), MPI_BYTE, from, 0,
                  a_.comm, MPI_STATUS_IGNORE);
-    if (s.recv_from >= 0 && !in_direct) unpack(s);
+    if (s.recv_from >= 0 && !in_direct) unpack(s, into);
+    hold_received(s);
+  }
+
+  // Where blocks start empty, the received blocks of acc now hold values.
+  void hold_received(const plan::Step& s) {
     if (tracks_holdings() && s.combine != plan::Combine::aux)
       for (int64_t b : s.recv_blocks) held_[static_cast<size_t>(b)] = true;
   }
@@ -380,26 +382,20 @@ class Executor {
   // message each, while in flight; the receives' from the start) and two
   // requests a step are held at once.
   struct Flight {
-    int64_t waiting = 0;  // required steps not yet complete
     bool started = false, sent = false, arrived = false, applied = false, done = false;
     Scratch out, in;
-    std::vector<int64_t> dependents;
   };
 
   void run_graph() {
     steps_ = plan_.steps(rank_);
     const size_t n = steps_.size();
+    waits_ = plan::step_waits(plan_.header, steps_);
     flights_ = std::vector<Flight>(n);
     requests_.assign(2 * n, MPI_REQUEST_NULL);
     for (size_t k = 0; k < n; ++k) {
-      plan::requirements(plan_.header, steps_[k], static_cast<int64_t>(k), [&](int64_t i) {
-        flights_[static_cast<size_t>(i)].dependents.push_back(static_cast<int64_t>(k));
-        ++flights_[k].waiting;
-      });
       post_receive(k);
+      if (waits_.waiting[k] == 0) ready_.push(k);
     }
-    for (size_t k = 0; k < n; ++k)
-      if (flights_[k].waiting == 0) ready_.push(k);
     for (size_t done = 0; done < n;) {
       while (!ready_.empty()) {
         const size_t k = ready_.top();
@@ -481,16 +477,14 @@ class Executor {
     if (!f.started || f.done) return 0;
     if (f.arrived && !f.applied && s.recv_from >= 0) {
       collect(s.recv_blocks, got_);
-      received_ = f.in.data();
-      unpack(s);
-      if (tracks_holdings() && s.combine != plan::Combine::aux)
-        for (int64_t b : s.recv_blocks) held_[static_cast<size_t>(b)] = true;
+      unpack(s, f.in.data());
+      hold_received(s);
     }
     f.applied = f.arrived;
     if (!f.sent || !f.applied) return 0;
     f.in = Scratch(), f.out = Scratch();
-    for (int64_t d : f.dependents)
-      if (--flights_[static_cast<size_t>(d)].waiting == 0) ready_.push(static_cast<size_t>(d));
+    for (int64_t d : waits_.dependents[k])
+      if (--waits_.waiting[static_cast<size_t>(d)] == 0) ready_.push(static_cast<size_t>(d));
     f.done = true;
     return 1;
   }
@@ -548,6 +542,7 @@ class Executor {
   // A graph plan's steps, their state and requests (send 2k, receive 2k + 1),
   // and the steps whose requirements are all complete, not yet started.
   std::vector<plan::Step> steps_;
+  plan::StepWaits waits_;
   std::vector<Flight> flights_;
   std::vector<MPI_Request> requests_;
   // Lowest index first: steps ready at once start in plan order (a tree's
@@ -556,7 +551,6 @@ class Executor {
   std::unordered_map<int64_t, int64_t> sent_to_, received_from_;  // messages so far per peer: the next tag
   int64_t tag_bound_ = 0;                                          // MPI_TAG_UB + 1, once asked
   char* acc_ = nullptr;
-  char* received_ = nullptr;  // the message being unpacked
   std::vector<bool> held_, aux_held_;  // which blocks of acc and of aux hold a value (aux: once made)
 };
 
