@@ -32,6 +32,12 @@ struct Net : platforms::Machine {
   Net() = default;
   explicit Net(const platforms::Machine& m, int64_t element_bytes = 1) : Machine(m), element(element_bytes) {}
   double message(int64_t bytes) const { return per_message(bytes) + static_cast<double>(bytes + envelope) * beta; }
+  // The largest of `blocks` blocks of whole elements that `bytes` is cut
+  // into (engine::even_blocks): ⌈elements/n⌉ elements.
+  int64_t block_bytes(int64_t bytes, int64_t blocks) const {
+    const int64_t elements = bytes / element;
+    return (elements / blocks + (elements % blocks != 0 ? 1 : 0)) * element;
+  }
   // The same network as seen within one node: one group of ranks, the
   // intra-node α, β.
   Net intra() const {
@@ -77,9 +83,11 @@ struct Net : platforms::Machine {
 };
 
 // What the plan builders of collective c read of the machine for a message
-// (bcast) or vector (reduce) of `bytes`.
-inline plan::PlanParams plan_params(const Net& net, Collective c, int64_t bytes) {
-  return {net.node_size(), net.tree_lag(bytes, c == Collective::reduce)};
+// (bcast) or vector (reduce) of `bytes` cut into `blocks` (the row's n; 1
+// where the algorithm sends the whole vector): the lag of one message,
+// block_bytes.
+inline plan::PlanParams plan_params(const Net& net, Collective c, int64_t bytes, int64_t blocks) {
+  return {net.node_size(), net.tree_lag(net.block_bytes(bytes, blocks), c == Collective::reduce)};
 }
 
 // Limits, as bit flags.

@@ -27,9 +27,35 @@
 //   5 (ready at 2) to 7, 6 at 2, 3; 3 (ready at 3) to 4. Ready times:
 //   5: 2, 3: 3, 2: 4, 1: 5, 7: 4, 6: 5, 4: 5; the last at T = 5.
 //
-// Cost: O(T²/lag) to build (a table of budgets), O(T) per rank after.
-// Limits: 1 <= p <= 2^31 − 1, 1 <= lag <= 2^16 and a table of at most
-// 2^24 budgets (checked before allocating; std::invalid_argument past them).
+// Degree bound d (the pipelined tree, LogPTree(p, lag, d)): a rank sends to
+// at most d children. The count gains the sends left, k: C(t, k) = 1 for
+// t < lag or k = 0; else C(t − lag, d) + C(t − 1, k − 1), and the shape
+// splits the same intervals, the kept part with one send fewer. Sending at
+// once stays optimal (C grows with t), so T is still the least budget with
+// C(T, d) >= p.
+//
+// Pipeline (pipeline_time). n blocks go down the tree one after another: a
+// rank sends block j to its children in order, as soon as it holds block j
+// and has sent block j − 1 to all of them. A rank gets block j at
+// ready + j·P, P the most children of any rank above it (the root's blocks
+// are all there at 0): where a rank has more children than its period, it
+// sends every d_v gaps instead. So n blocks take max over v of
+// ready(v) + (n − 1)·P(v) gaps. (The largest subtree first need not leave
+// the root the most children: p = 5, lag 1, d 2 sends [1, 5) to 1 and 1
+// has two children, the root one.) A receiver's o is in the lag, not in
+// the period: where the CPU, not the NIC, sets the gap, a forwarding rank
+// also spends o a block receiving, which this count leaves out.
+//
+//   lag 2, p 8, d 2: C(t, 2) = 1, 1, 2, 3, 4, 6, 8 at t = 0 .. 6, T = 6
+//   (one gap more than unbounded). 0 sends to 4 ([4, 8), budget 4), then 1
+//   ([1, 4), budget 3); 4 to 6, 5; 1 to 3, 2; 6 to 7. Ready: 4: 2, 1: 3,
+//   6: 4, 5: 5, 3: 5, 2: 6, 7: 6.
+//
+// Cost: O(T²/lag) to build (a table of budgets; times d + 1 with a bound),
+// O(T) per rank after.
+// Limits: 1 <= p <= 2^31 − 1, 1 <= lag <= 2^16, d >= 2 (d = 1, a chain, is
+// linear-pipeline's) and a table of at most 2^24 entries (checked before
+// allocating; std::invalid_argument past them).
 #pragma once
 
 #include <cstddef>
@@ -40,10 +66,16 @@ namespace collsim {
 
 // The largest lag a LogP tree takes.
 inline constexpr double kMaxLag = 65536;
+// No degree bound: the tree of Karp et al.
+inline constexpr int64_t kAnyDegree = 0;
 
 class LogPTree {
  public:
-  LogPTree(int64_t p, double lag);
+  // Throws std::invalid_argument past the limits above.
+  LogPTree(int64_t p, double lag, int64_t max_children = kAnyDegree);
+  // Whether LogPTree(p, lag, max_children) is within the table limit
+  // (kAnyDegree: always); nothing is built.
+  static bool buildable(int64_t p, double lag, int64_t max_children);
 
   // T, in gaps: the time at which the last rank is ready.
   double time() const { return static_cast<double>(a0_) + static_cast<double>(b0_) * lag_; }
@@ -60,18 +92,35 @@ class LogPTree {
 
   int64_t p() const { return p_; }
   double lag() const { return lag_; }
+  // n blocks pipelined down the tree (above), in gaps; time() for n = 1.
+  double pipeline_time(int64_t blocks) const;
 
  private:
   struct Walk;
-  // The ranks reached from a rank with budget T − i − j·lag, capped at p.
-  int64_t reach(int64_t i, int64_t j) const { return table_[static_cast<size_t>(i * cols_ + j)]; }
+  // The ranks reached from a rank with budget T − i − j·lag and k sends
+  // left (layer 0 without a bound), capped at p.
+  int64_t reach(int64_t i, int64_t j, int64_t k) const {
+    return table_[static_cast<size_t>((k * rows_ + i) * cols_ + j)];
+  }
+  int64_t full() const { return layers_ - 1; }           // a rank's sends before its first
+  int64_t fewer(int64_t k) const { return d_ > 0 ? k - 1 : k; }  // after one send
   bool fill(int64_t a, int64_t b);  // the table for T = a + b·lag; C(T) >= p?
   Walk walk_to(int64_t v) const;
 
   int64_t p_;
   double lag_;
+  int64_t d_;  // the degree bound; kAnyDegree: none
+  int64_t layers_;  // d + 1 with a bound, else 1
   int64_t a0_ = 0, b0_ = 0, rows_ = 0, cols_ = 0;
   std::vector<int64_t> table_;
 };
+
+// The degree bound of the tree that pipelines n blocks at this lag:
+// among bounds 2, 3, ..., the one with the least pipeline_time, searched up
+// to the bound whose T is the unbounded tree's (a larger one cannot
+// shorten the fill, only lengthen the period) and at most 64, skipping
+// bounds whose table passes the limit. The builder and the model both ask
+// here, so they agree.
+int64_t pipeline_degree(int64_t p, double lag, int64_t blocks);
 
 }  // namespace collsim

@@ -16,7 +16,9 @@
 # with logp-tree in the bcast batch, the 25 bcast cases of the algorithms
 # after it in the list moved by 0.001 us, SimGrid's rounding at a later
 # simulated clock, and without it in the batch they give the old times to
-# the last digit).
+# the last digit; and again with logp-tree-pipeline, 432 cases: 8 bcast
+# cases after it moved by 0.001 us, and without it in the batch p = 7
+# gives the old times to the last digit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # COLLSIM (and COLLSIM_SMPI_LIB, which collsim reads) select another build,

@@ -336,6 +336,25 @@ TEST(LogPTree, DefaultPlatformReduceTakesAboutTheGreedyCount) {
   EXPECT_NEAR(logp_tree_us("reduce", "smpi"), by_hand_us, 0.02 * by_hand_us);
 }
 
+// The pipelined LogP tree on alphabeta (rendezvous: lag 1, the gap a whole
+// message), p = 64, 1 MiB in n = 16 blocks of 64 KiB. The bound picked for
+// 16 blocks is d = 2 (T_2 + 15·2 = 38 gaps; d = 3 fills in 6 but takes
+// 6 + 15·3 = 51). With two children a rank, C(t, 2) = C(t − 1, 2) +
+// C(t − 1, 1) and C(t, 1) = C(t − 1, 2) + 1 give 1, 2, 4, 7, 12, 20, 33,
+// 54, 88: T = 8 rounds; every rank below the root gets a block every 2
+// rounds, so the last block arrives after 8 + 2·15 = 38 rounds of
+// α + (65,536 + 16)β = 5 + 65.552 µs: 2,680.976 µs in SMPI and the engine.
+TEST(LogPTreePipeline, AlphabetaTakesTheBoundedTreesRounds) {
+  const double by_hand_us = 38 * (5 + 65.552);
+  for (const char* engine : {"smpi", "loggp"}) {
+    const auto rows = rows_by_bytes({"--collective", "bcast", "--algo", "logp-tree-pipeline", "--p", "64", "--size",
+                                     "1MiB", "--blocks", "16", "--platform", "alphabeta", "--engine", engine});
+    ASSERT_EQ(rows.size(), 1u) << engine;
+    EXPECT_TRUE(rows.begin()->second.correct) << engine;
+    EXPECT_NEAR(rows.begin()->second.time_us, by_hand_us, 1e-5 * by_hand_us) << engine;
+  }
+}
+
 // GOAL in SMPI (issue 34, item 6): our binomial bcast and recursive-doubling
 // allreduce at p = 64, 1 KiB, exported as GOAL (the shapes of Schedgen's
 // binomialtreebcast and allreduce_recdoub), run in SMPI by the GOAL

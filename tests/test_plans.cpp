@@ -236,6 +236,9 @@ std::optional<int64_t> expected_rounds(Collective c, const std::string& name, in
   if (c == Collective::bcast) {
     if (name == "binomial") return q;
     if (name == "logp-tree") return q;  // at lag 1, the default: the binomial rounds
+    // One block: the bound that fills as fast as the unbounded tree, whose
+    // rounds at lag 1 are the binomial tree's.
+    if (name == "logp-tree-pipeline" && n == 1) return q;
     if (name == "circulant") return q == 0 ? 0 : n - 1 + q;
     if (name == "linear-pipeline") return p == 1 ? 0 : p - 2 + n;
     if (name == "binary-tree-pipeline") {  // 2(n − 1) + longest path, a right edge counting 2
@@ -363,8 +366,9 @@ TEST(PlanDataFlow, CatchesDeadlockAndWrongOrder) {
 
 TEST(PlanBuilders, NamesAreTheCatalogsAndUnknownOnesAreListed) {
   EXPECT_EQ(plan::plan_algorithms(Collective::bcast),
-            (std::vector<std::string>{"circulant", "binomial", "logp-tree", "linear-pipeline", "binary-tree-pipeline", "two-tree",
-                                      "two-tree-overlap", "scatter-allgather", "node-aware"}));
+            (std::vector<std::string>{"circulant", "binomial", "logp-tree", "logp-tree-pipeline", "linear-pipeline",
+                                      "binary-tree-pipeline", "two-tree", "two-tree-overlap", "scatter-allgather",
+                                      "node-aware"}));
   EXPECT_EQ(plan::plan_algorithms(Collective::allgatherv), (std::vector<std::string>{"circulant", "multi-lane"}));
   try {
     plan::build_plan(Collective::bcast, "binomal", 4, 0, 1);

@@ -39,8 +39,9 @@ Plan bcast_binary_tree_pipeline(int64_t p, int64_t root, int64_t blocks) {
   const Rooted ranks{p, root};
   return streamed(bcast_header(p, root, blocks), [=](int64_t rank) {
     const int64_t v = ranks.virt(rank);
-    TreeNode node{v == 0 ? -1 : (v - 1) / 2, {2 * v + 1, 2 * v + 2}, 0};
-    node.nchildren = static_cast<int>(std::clamp<int64_t>(p - (2 * v + 1), 0, 2));
+    TreeNode node{v == 0 ? -1 : (v - 1) / 2, {}};
+    for (int64_t child : {2 * v + 1, 2 * v + 2})
+      if (child < p) node.children.push_back(child);
     return tree_pipeline_source(ranks, node, blocks);
   });
 }

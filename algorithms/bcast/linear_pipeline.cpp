@@ -27,7 +27,8 @@ Plan bcast_linear_pipeline(int64_t p, int64_t root, int64_t blocks) {
   const Rooted ranks{p, root};
   return streamed(bcast_header(p, root, blocks), [=](int64_t rank) {
     const int64_t v = ranks.virt(rank);
-    TreeNode node{v - 1, {v + 1, 0}, v + 1 < p ? 1 : 0};
+    TreeNode node{v - 1, {}};
+    if (v + 1 < p) node.children.push_back(v + 1);
     return tree_pipeline_source(ranks, node, blocks);
   });
 }

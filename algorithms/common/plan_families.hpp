@@ -98,9 +98,8 @@ inline Plan no_steps(Header h) {
 // Streamed: round 0 is the first receive, round 1 + j·k + c (k = the child
 // count, at least 1) block j's send to child c.
 struct TreeNode {
-  int64_t parent = -1;  // virtual ranks; −1: none
-  std::array<int64_t, 2> children{};
-  int nchildren = 0;
+  int64_t parent = -1;             // virtual ranks; −1: none
+  std::vector<int64_t> children;  // in send order
 };
 
 StepSource tree_pipeline_source(const Rooted& ranks, const TreeNode& node, int64_t n);

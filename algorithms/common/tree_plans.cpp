@@ -18,8 +18,8 @@ namespace collsim::plan {
 
 // tree_pipeline_source (plan_families.hpp).
 StepSource tree_pipeline_source(const Rooted& ranks, const TreeNode& node, int64_t n) {
-  const int64_t k = std::max(node.nchildren, 1);
-  return rounds(0, 1 + n * k, [ranks, node, n, k](int64_t i, Step& s) {
+  const int64_t kids = static_cast<int64_t>(node.children.size()), k = std::max<int64_t>(kids, 1);
+  return rounds(0, 1 + n * k, [ranks, node, n, k, kids](int64_t i, Step& s) {
     const bool has_parent = node.parent >= 0;
     if (i == 0) {
       if (has_parent) s = recv_step(ranks.real(node.parent), {0});
@@ -27,7 +27,7 @@ StepSource tree_pipeline_source(const Rooted& ranks, const TreeNode& node, int64
     }
     const int64_t j = (i - 1) / k, c = (i - 1) % k;
     const bool next = has_parent && j + 1 < n && c == k - 1;
-    if (node.nchildren > 0) s = send_step(ranks.real(node.children[static_cast<size_t>(c)]), {j});
+    if (kids > 0) s = send_step(ranks.real(node.children[static_cast<size_t>(c)]), {j});
     if (next) s = with_recv(std::move(s), ranks.real(node.parent), {j + 1});
   });
 }

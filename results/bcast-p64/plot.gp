@@ -1,7 +1,7 @@
 set terminal pngcairo size 1860,900 font ',11' noenhanced
 set output 'bcast.png'
 set datafile separator ','
-array names[32] = ['circulant', 'binomial', 'logp-tree', 'linear-pipeline', 'binary-tree-pipeline', 'two-tree', 'two-tree-overlap', 'scatter-allgather', 'node-aware', 'smpi:default', 'smpi:arrival_pattern_aware', 'smpi:arrival_pattern_aware_wait', 'smpi:arrival_scatter', 'smpi:binomial_tree', 'smpi:flattree', 'smpi:flattree_pipeline', 'smpi:NTSB', 'smpi:NTSL', 'smpi:NTSL_Isend', 'smpi:scatter_LR_allgather', 'smpi:scatter_rdb_allgather', 'smpi:SMP_binary', 'smpi:SMP_binomial', 'smpi:SMP_linear', 'smpi:ompi', 'smpi:ompi_pipeline', 'smpi:mpich', 'smpi:mvapich2', 'smpi:mvapich2_inter_node', 'smpi:mvapich2_intra_node', 'smpi:mvapich2_knomial_intra_node', 'smpi:impi']
+array names[33] = ['circulant', 'binomial', 'logp-tree', 'logp-tree-pipeline', 'linear-pipeline', 'binary-tree-pipeline', 'two-tree', 'two-tree-overlap', 'scatter-allgather', 'node-aware', 'smpi:default', 'smpi:arrival_pattern_aware', 'smpi:arrival_pattern_aware_wait', 'smpi:arrival_scatter', 'smpi:binomial_tree', 'smpi:flattree', 'smpi:flattree_pipeline', 'smpi:NTSB', 'smpi:NTSL', 'smpi:NTSL_Isend', 'smpi:scatter_LR_allgather', 'smpi:scatter_rdb_allgather', 'smpi:SMP_binary', 'smpi:SMP_binomial', 'smpi:SMP_linear', 'smpi:ompi', 'smpi:ompi_pipeline', 'smpi:mpich', 'smpi:mvapich2', 'smpi:mvapich2_inter_node', 'smpi:mvapich2_intra_node', 'smpi:mvapich2_knomial_intra_node', 'smpi:impi']
 set multiplot title 'bcast, p = 64: time and bandwidth against message size' . "\012" . 'platform loggp (L = 2.5 us, o = 1.5 us, g = 1 us, G = 0.1 ns/B, gamma = 0.1 ns/B)' . "\012" . 'thick solid: ours; dashed: SimGrid' . "\047" . 's built-ins; thin dotted: cost model of ours; grey: wrong result (left out of the table)' font ',12'
 set logscale xy
 set grid xtics ytics
@@ -37,7 +37,8 @@ plot 'results.csv' using ((strcol(2) eq names[1] && $12 == 1) ? $4 : 1/0):($6) w
      'results.csv' using ((strcol(2) eq names[8] && $12 == 1) ? $4 : 1/0):($7) with lines lc rgb '#9a6324' lw 1 dt 3 notitle, \
      'results.csv' using ((strcol(2) eq names[9] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#469990' pt 8 ps 1.1 lw 2.5 dt 1 notitle, \
      'results.csv' using ((strcol(2) eq names[9] && $12 == 1) ? $4 : 1/0):($7) with lines lc rgb '#469990' lw 1 dt 3 notitle, \
-     'results.csv' using ((strcol(2) eq names[10] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#800000' pt 10 ps 0.9 lw 1.5 dt 2 notitle, \
+     'results.csv' using ((strcol(2) eq names[10] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#800000' pt 10 ps 1.1 lw 2.5 dt 1 notitle, \
+     'results.csv' using ((strcol(2) eq names[10] && $12 == 1) ? $4 : 1/0):($7) with lines lc rgb '#800000' lw 1 dt 3 notitle, \
      'results.csv' using ((strcol(2) eq names[11] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#808000' pt 12 ps 0.9 lw 1.5 dt 2 notitle, \
      'results.csv' using ((strcol(2) eq names[12] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#000075' pt 14 ps 0.9 lw 1.5 dt 2 notitle, \
      'results.csv' using ((strcol(2) eq names[13] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#000000' pt 2 ps 0.9 lw 1.5 dt 2 notitle, \
@@ -51,7 +52,7 @@ plot 'results.csv' using ((strcol(2) eq names[1] && $12 == 1) ? $4 : 1/0):($6) w
      'results.csv' using ((strcol(2) eq names[21] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#3cb44b' pt 6 ps 0.9 lw 1.5 dt 2 notitle, \
      'results.csv' using ((strcol(2) eq names[22] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#4363d8' pt 4 ps 0.9 lw 1.5 dt 2 notitle, \
      'results.csv' using ((strcol(2) eq names[23] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#f58231' pt 8 ps 0.9 lw 1.5 dt 2 notitle, \
-     'results.csv' using ((strcol(2) eq names[25] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#911eb4' pt 10 ps 0.9 lw 1.5 dt 2 notitle, \
+     'results.csv' using ((strcol(2) eq names[24] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#911eb4' pt 10 ps 0.9 lw 1.5 dt 2 notitle, \
      'results.csv' using ((strcol(2) eq names[26] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#42d4f4' pt 12 ps 0.9 lw 1.5 dt 2 notitle, \
      'results.csv' using ((strcol(2) eq names[27] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#f032e6' pt 14 ps 0.9 lw 1.5 dt 2 notitle, \
      'results.csv' using ((strcol(2) eq names[28] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#9a6324' pt 2 ps 0.9 lw 1.5 dt 2 notitle, \
@@ -59,12 +60,13 @@ plot 'results.csv' using ((strcol(2) eq names[1] && $12 == 1) ? $4 : 1/0):($6) w
      'results.csv' using ((strcol(2) eq names[30] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#800000' pt 5 ps 0.9 lw 1.5 dt 2 notitle, \
      'results.csv' using ((strcol(2) eq names[31] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#808000' pt 9 ps 0.9 lw 1.5 dt 2 notitle, \
      'results.csv' using ((strcol(2) eq names[32] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#000075' pt 11 ps 0.9 lw 1.5 dt 2 notitle, \
-     'results.csv' using ((strcol(2) eq names[24] && $12 == 0) ? $4 : 1/0):($6) with points lc rgb '#8c8c8c' pt 10 ps 1.5 notitle
+     'results.csv' using ((strcol(2) eq names[33] && $12 == 1) ? $4 : 1/0):($6) with linespoints lc rgb '#000000' pt 13 ps 0.9 lw 1.5 dt 2 notitle, \
+     'results.csv' using ((strcol(2) eq names[25] && $12 == 0) ? $4 : 1/0):($6) with points lc rgb '#8c8c8c' pt 12 ps 1.5 notitle
 set lmargin at screen 0.4516
 set rmargin at screen 0.7957
 set tmargin at screen 0.8911
 set bmargin at screen 0.1222
-set key at screen 0.8118, screen 0.8911 left top Left reverse samplen 3 spacing 1.1 maxrows 32 font ',11'
+set key at screen 0.8118, screen 0.8911 left top Left reverse samplen 3 spacing 1.1 maxrows 33 font ',11'
 set ylabel 'bandwidth m / time (MB/s)'
 set ytics ('0.1' 0.10000000000000001, '0.3' 0.30000000000000004, '1' 1, '3' 3, '10' 10, '30' 30, '100' 100, '300' 300, '1000' 1000, '3000' 3000)
 set mytics default
@@ -86,7 +88,8 @@ plot 'results.csv' using ((strcol(2) eq names[1] && $12 == 1) ? $4 : 1/0):(($4/$
      'results.csv' using ((strcol(2) eq names[8] && $12 == 1) ? $4 : 1/0):(($4/$7)) with lines lc rgb '#9a6324' lw 1 dt 3 notitle, \
      'results.csv' using ((strcol(2) eq names[9] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#469990' pt 8 ps 1.1 lw 2.5 dt 1 title names[9], \
      'results.csv' using ((strcol(2) eq names[9] && $12 == 1) ? $4 : 1/0):(($4/$7)) with lines lc rgb '#469990' lw 1 dt 3 notitle, \
-     'results.csv' using ((strcol(2) eq names[10] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#800000' pt 10 ps 0.9 lw 1.5 dt 2 title names[10], \
+     'results.csv' using ((strcol(2) eq names[10] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#800000' pt 10 ps 1.1 lw 2.5 dt 1 title names[10], \
+     'results.csv' using ((strcol(2) eq names[10] && $12 == 1) ? $4 : 1/0):(($4/$7)) with lines lc rgb '#800000' lw 1 dt 3 notitle, \
      'results.csv' using ((strcol(2) eq names[11] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#808000' pt 12 ps 0.9 lw 1.5 dt 2 title names[11], \
      'results.csv' using ((strcol(2) eq names[12] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#000075' pt 14 ps 0.9 lw 1.5 dt 2 title names[12], \
      'results.csv' using ((strcol(2) eq names[13] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#000000' pt 2 ps 0.9 lw 1.5 dt 2 title names[13], \
@@ -100,7 +103,7 @@ plot 'results.csv' using ((strcol(2) eq names[1] && $12 == 1) ? $4 : 1/0):(($4/$
      'results.csv' using ((strcol(2) eq names[21] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#3cb44b' pt 6 ps 0.9 lw 1.5 dt 2 title names[21], \
      'results.csv' using ((strcol(2) eq names[22] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#4363d8' pt 4 ps 0.9 lw 1.5 dt 2 title names[22], \
      'results.csv' using ((strcol(2) eq names[23] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#f58231' pt 8 ps 0.9 lw 1.5 dt 2 title names[23], \
-     'results.csv' using ((strcol(2) eq names[25] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#911eb4' pt 10 ps 0.9 lw 1.5 dt 2 title names[25], \
+     'results.csv' using ((strcol(2) eq names[24] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#911eb4' pt 10 ps 0.9 lw 1.5 dt 2 title names[24], \
      'results.csv' using ((strcol(2) eq names[26] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#42d4f4' pt 12 ps 0.9 lw 1.5 dt 2 title names[26], \
      'results.csv' using ((strcol(2) eq names[27] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#f032e6' pt 14 ps 0.9 lw 1.5 dt 2 title names[27], \
      'results.csv' using ((strcol(2) eq names[28] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#9a6324' pt 2 ps 0.9 lw 1.5 dt 2 title names[28], \
@@ -108,5 +111,6 @@ plot 'results.csv' using ((strcol(2) eq names[1] && $12 == 1) ? $4 : 1/0):(($4/$
      'results.csv' using ((strcol(2) eq names[30] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#800000' pt 5 ps 0.9 lw 1.5 dt 2 title names[30], \
      'results.csv' using ((strcol(2) eq names[31] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#808000' pt 9 ps 0.9 lw 1.5 dt 2 title names[31], \
      'results.csv' using ((strcol(2) eq names[32] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#000075' pt 11 ps 0.9 lw 1.5 dt 2 title names[32], \
-     'results.csv' using ((strcol(2) eq names[24] && $12 == 0) ? $4 : 1/0):(($4/$6)) with points lc rgb '#8c8c8c' pt 10 ps 1.5 title names[24] . ' (wrong result)'
+     'results.csv' using ((strcol(2) eq names[33] && $12 == 1) ? $4 : 1/0):(($4/$6)) with linespoints lc rgb '#000000' pt 13 ps 0.9 lw 1.5 dt 2 title names[33], \
+     'results.csv' using ((strcol(2) eq names[25] && $12 == 0) ? $4 : 1/0):(($4/$6)) with points lc rgb '#8c8c8c' pt 12 ps 1.5 title names[25] . ' (wrong result)'
 unset multiplot

@@ -127,7 +127,7 @@ Row evaluate_case(const SimRequest& req, const EngineRules& rules, const Net& ne
   const int64_t blocks =
       pa ? resolve_blocks(*cand.row, net, {req.p, bytes, req.blocks, {}}) : resolve_blocks(cand.file_plan->header);
   const plan::Plan pl =
-      pa ? plan::build_plan(c, cand.name, req.p, root, plan_cut_blocks(*pa, blocks, req.p), plan_params(net, c, bytes))
+      pa ? plan::build_plan(c, cand.name, req.p, root, plan_cut_blocks(*pa, blocks, req.p), plan_params(net, c, bytes, blocks))
          : *cand.file_plan;
   res = evaluate(pl, bytes, net, rules, per_rank, sink);
   Row row{collective_name(c),
@@ -177,7 +177,8 @@ std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_
   }
   const plan::Plan pl = plan::build_plan(
       a.collective, a.name, req.p, rooted(a.collective) ? root : 0,
-      plan_cut_blocks(plan::find_plan_algorithm(a.collective, a.name), blocks, req.p), plan_params(net, a.collective, bytes));
+      plan_cut_blocks(plan::find_plan_algorithm(a.collective, a.name), blocks, req.p),
+      plan_params(net, a.collective, bytes, blocks));
   return model_of_plan(
       pl, req.op,
       evaluate_smpi(pl, engine::even_blocks(pl.header, bytes, net.element), net, false, nullptr).time * 1e6);

@@ -184,7 +184,7 @@ void time_repetition(MPI_Comm comm, int rep, const Options& o, Outcome& out, Cal
 Outcome time_case(const Candidate& candidate, Workload& work, int64_t blocks, const Options& o, const std::string& what) {
   int rank = 0;
   CollArgs args = work.args(blocks);
-  args.params = plan_params(o.args.net, o.args.collective, args.bytes);
+  args.params = plan_params(o.args.net, o.args.collective, args.bytes, args.blocks);
   MPI_Comm_rank(args.comm, &rank);
   Outcome out;
   out.checked_ranks = static_cast<int>(all_ranks(work.checks_something() ? 1 : 0, Fold::sum, args.comm));

@@ -382,8 +382,9 @@ int run(const char* fn, const Choice& choice, CollArgs args, const std::vector<i
   Net policy;  // alphabeta's numbers (Machine's defaults)
   policy.cores_per_node = config.node_size;  // COLLSIM_NODE_SIZE ranks a node, block-wise
   policy.intra_alpha = policy.alpha, policy.intra_beta = policy.beta;
-  args.params = plan_params(policy, algo.collective, args.bytes);  // lag 1 on alphabeta's numbers: the binomial tree
   args.blocks = resolve_blocks(algo, policy, {p, args.bytes, choice.blocks > 0 ? choice.blocks : config.blocks, segments});
+  // lag 1 on alphabeta's numbers: the binomial tree
+  args.params = plan_params(policy, algo.collective, args.bytes, args.blocks);
   say(args.comm, fn,
       std::string(algo.name) + ", n=" + std::to_string(args.blocks) + ", " + std::to_string(args.bytes) + " bytes (" +
           choice.source + ")");
