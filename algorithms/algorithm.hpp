@@ -100,8 +100,9 @@ enum Limit : unsigned {
   kPlan = 1u << 4,         // runs its plan (algorithms/plan_builders.hpp) through the plan executor
   kSegments = 1u << 5,     // cuts each of p segments (not the whole vector) into its n blocks
   // Its plan is a dependency graph (plan.hpp "Order"): its model is the
-  // closed form on every platform, and the engine times it under
-  // LogGOPSim's rules (its GOAL export), not the lock-step sweep's.
+  // closed form on every platform, and the engine times it as SMPI runs
+  // the executor's graph path (engine/graph_links.hpp), not by the
+  // lock-step sweep.
   kGraph = 1u << 6,
 };
 

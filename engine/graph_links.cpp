@@ -53,6 +53,7 @@ class GraphEvaluator {
         routes_(pf),
         eager_below_(pf.eager_below()),
         send_call_(pf.has_overheads() ? pf.send_overhead() : 0),
+        send_byte_(platforms::bytes_on_links(pf) ? 0 : pf.beta),
         recv_call_(pf.recv_overhead()),
         envelope_(static_cast<double>(pf.envelope)),
         actors_(static_cast<size_t>(p_)) {
@@ -146,7 +147,7 @@ class GraphEvaluator {
     s.sent = s.cost.send_to < 0;
     a.clock += s.cost.before;
     if (s.cost.send_to >= 0) {
-      if (eager(s.cost.send_bytes)) a.clock += send_call_;
+      if (eager(s.cost.send_bytes)) a.clock += send_call_ + send_byte_ * static_cast<double>(s.cost.send_bytes);
       queue(a.clock, r, k);
     }
     if (s.cost.recv_from < 0) {
@@ -261,6 +262,7 @@ class GraphEvaluator {
   platforms::Routes routes_;
   int64_t eager_below_;
   double send_call_;  // an eager send's sleep: max(o, g) with overheads
+  double send_byte_;  // and a byte's, where the sender pays the bytes (G; smpi/ois's per-byte factor)
   double recv_call_;  // an eager receive's: o
   double envelope_;
   std::vector<Actor> actors_;
@@ -296,8 +298,6 @@ void check_graph_size(const plan::Plan& plan, int64_t max_steps) {
 Result evaluate_graph(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank,
                       int64_t max_steps) {
   if (!plan.header.graph) throw std::invalid_argument("a lock-step plan: evaluate or evaluate_shared time it");
-  if (!platforms::bytes_on_links(pf))
-    throw std::invalid_argument("graph plans are timed where the links carry the bytes; this platform's senders pay them");
   check_graph_size(plan, max_steps);
   return GraphEvaluator(plan, block_bytes, pf).run(per_rank);
 }

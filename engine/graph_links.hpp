@@ -1,6 +1,8 @@
 // The plan engine for graph plans (plan.hpp "Order", issue 34): a graph
-// plan's time as SMPI runs the plan executor's nonblocking path on links
-// that carry the bytes (shared_links.hpp's routes and max-min sharing).
+// plan's time as SMPI runs the plan executor's nonblocking path on the
+// platform's links (shared_links.hpp's routes and max-min sharing; where
+// the senders pay the bytes, `oneported`, links all but unbounded, as the
+// platform writer makes them).
 // Each rank is one SMPI actor running sim/rank/plan_executor.cpp's
 // run_graph, and the rules follow that code and SMPI 3.32
 // (src/smpi/mpi/smpi_request.cpp):
@@ -9,7 +11,8 @@
 //   - the actor starts ready steps lowest index first: the ⊕ before a send
 //     (γ per byte), then the send, a persistent request started: an eager
 //     one (fewer bytes than Machine::eager_below) sleeps max(o, g) where
-//     the machine has overheads (smpi/os), flows at once and its request is
+//     the machine has overheads (smpi/os; plus m·G where the senders pay
+//     the bytes, smpi/ois's per-byte factor), flows at once and its request is
 //     done (detached); a rendezvous one sleeps nothing (SMPI charges it as
 //     a blocking MPI_Send), flows at once too (its receive is posted) and
 //     is done when it arrives; a fold or join is its ⊕;
@@ -38,9 +41,8 @@ namespace collsim::engine {
 
 inline constexpr int64_t kMaxGraphSteps = int64_t{1} << 25;  // about 4 GiB held
 
-// Throws std::invalid_argument for a lock-step plan, a platform whose
-// senders pay the bytes (platforms::bytes_on_links false), or a plan that
-// does not run to its end.
+// Throws std::invalid_argument for a lock-step plan or a plan that does not
+// run to its end.
 // Refuses a plan of more than `max_steps` steps in all with LimitError.
 Result evaluate_graph(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank = false,
                       int64_t max_steps = kMaxGraphSteps);

@@ -73,8 +73,8 @@ std::vector<Cell> cross(int64_t p, const std::vector<std::string>& platform) {
   std::vector<Cell> cells;
   for (Collective c : kCollectives)
     for (const std::string& name : plan::plan_algorithms(c)) {
-      // A graph plan (two-tree-overlap) is timed under the loggopsim rules,
-      // not SMPI's: EngineGraph.* compares it.
+      // A graph row (two-tree-overlap) is timed by the graph evaluator,
+      // not the lock-step ones: PlanGraphEngine.* compares it.
       if (find_algorithm(c, name).has(kGraph)) continue;
       const std::vector<std::string> args =
           std::vector<std::string>{"--collective", collective_name(c), "--algo", name,

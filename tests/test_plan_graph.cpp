@@ -197,45 +197,77 @@ TEST(PlanGraphEngine, GraphRowsTakeSmpisTime) {
     }
 }
 
-// Where the senders pay the bytes (oneported: no link carries them), a graph plan is
-// timed under the loggopsim rules on its GOAL export, and its row says so.
-TEST(PlanGraphEngine, SendersPayingTheBytesFallBackToLoggopsimRules) {
-  const sim::Row row = run_row("--collective bcast --algo two-tree-overlap --p 9 --size 4KiB --engine loggp --platform oneported");
-  EXPECT_EQ(row.engine, "loggopsim");
-  EXPECT_GT(row.time_us, 0);
+// Where the senders pay the bytes (oneported), a graph row is timed under
+// the smpi rules as SMPI runs it, its row says so, and --rules loggopsim
+// still times its GOAL export.
+TEST(PlanGraphEngine, SendersPayingTheBytesAreTimedAsSmpiRunsThem) {
+  const std::string common = "--collective bcast --algo two-tree-overlap --p 9 --size 4KiB --platform oneported";
+  const sim::Row engine = run_row(common + " --engine loggp"), smpi = run_row(common);
+  EXPECT_EQ(engine.engine, "loggp");
+  EXPECT_NEAR(engine.time_us, smpi.time_us, 1e-4 * smpi.time_us);
+  EXPECT_EQ(run_row(common + " --engine loggp --rules loggopsim").engine, "loggopsim");
 }
 
-// Every plan of the catalog as its overlapped graph, engine against SMPI
-// on the default platform at p = 12, 4 KiB, 64 KiB and 1 MiB: the median
-// cell within 0.5 %, every cell within 10 %. The outliers are receives of
-// one rank that finish at one instant, which SimGrid may hand to
-// MPI_Waitany in another order than the engine's (circulant reduce at
-// p = 12, 1 MiB: 5.9 %; docs/engine.md).
-TEST(PlanGraphEngine, OverlappedCatalogPlansTakeAboutSmpisTime) {
+// Engine over SMPI, less 1, for every catalog plan as its overlapped graph
+// at p = 12, 4 KiB, 64 KiB and 1 MiB on `platform` (options for `run`);
+// each cell within `worst`.
+std::vector<double> overlapped_catalog_errors(const std::string& platform, double worst) {
   std::vector<double> errors;
   for (Collective c : kCollectives)
     for (const std::string& name : plan::plan_algorithms(c)) {
       const plan::PlanAlgorithm& a = plan::find_plan_algorithm(c, name);
       if (plan::per_segment(c) || a.build_on_nodes) continue;  // circulant all-to-alls; node plans: flat here
       const int64_t blocks = a.cut == plan::Cut::pipelined ? 4 : plan::cut_blocks(a.cut, 12);
-      const std::string file = test::fresh_path(std::string("engine-graph-") + collective_name(c) + "-" + name + ".plan");
+      // Named by platform too: ctest -j runs the platforms' tests at once.
+      const std::string file = test::fresh_path(std::string("engine-graph-") + (platform.empty() ? "" : "senders-pay-") +
+                                                collective_name(c) + "-" + name + ".plan");
       const std::string common = std::string(" --collective ") + collective_name(c) + " --p 12";
-      ASSERT_EQ(test::run_collsim("plan" + common + " --size 64KiB --algo " + name + " --blocks " + std::to_string(blocks) +
+      EXPECT_EQ(test::run_collsim("plan" + common + " --size 64KiB --algo " + name + " --blocks " + std::to_string(blocks) +
                                   " --order graph --out " + file)
                     .status,
                 0)
           << name;
       const std::string op = reduces(c) ? " --op bxor" : "";
       for (const char* size : {"4KiB", "64KiB", "1MiB"}) {
-        const std::string args = common.substr(1) + op + " --size " + size + " --plan " + file;
+        const std::string args = common.substr(1) + op + " --size " + size + " --plan " + file + platform;
         const double smpi = run_row(args).time_us, engine = run_row(args + " --engine loggp").time_us;
         errors.push_back(std::abs(engine / smpi - 1));
-        EXPECT_LE(errors.back(), 0.10) << collective_name(c) << " " << name << " " << size;
+        EXPECT_LE(errors.back(), worst) << collective_name(c) << " " << name << " " << size << platform;
       }
     }
+  return errors;
+}
+
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+// Every plan of the catalog as its overlapped graph, engine against SMPI
+// on the default platform: the median cell within 0.5 %. The outliers are
+// receives of one rank that finish at one instant, which SimGrid may hand
+// to MPI_Waitany in another order than the engine's (circulant reduce at
+// p = 12, 1 MiB: 5.9 %; docs/engine.md).
+TEST(PlanGraphEngine, OverlappedCatalogPlansTakeAboutSmpisTime) {
+  const std::vector<double> errors = overlapped_catalog_errors("", 0.10);
   ASSERT_GE(errors.size(), 60u);
-  std::nth_element(errors.begin(), errors.begin() + errors.size() / 2, errors.end());
-  EXPECT_LE(errors[errors.size() / 2], 0.005);
+  EXPECT_LE(median(errors), 0.005);
+}
+
+// The same where the senders pay the bytes (`oneported`: every message
+// eager, the sender busy g + m·G, o = L = 0, links all but unbounded): the
+// median cell within 0.5 %. Measured: every cell within 0.001 % but
+// halving-doubling's reduce and allreduce, 11–15 % above the engine. Their
+// exchanges are symmetric, so two messages into one rank finish at one
+// instant; SimGrid hands MPI_Waitany the other one first, and the rank
+// starts the other ready send first (p = 6, 4 KiB: rank 0 sends 1 KiB to
+// 4 before 2 KiB to 2, SMPI's log shows, one send time of 6.024 µs later
+// at the end). The engine cannot know SimGrid's order of simultaneous
+// completions; every cell within 16 %.
+TEST(PlanGraphEngine, OverlappedCatalogPlansTakeSmpisTimeWhereSendersPay) {
+  const std::vector<double> errors = overlapped_catalog_errors(" --platform oneported", 0.16);
+  ASSERT_GE(errors.size(), 60u);
+  EXPECT_LE(median(errors), 0.005);
 }
 
 }  // namespace

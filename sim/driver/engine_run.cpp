@@ -55,19 +55,11 @@ engine::Result evaluate_goal_export(const plan::Plan& pl, int64_t bytes, const N
   return engine::evaluate(goal::read_goal(text), engine::LogGOPS::of(net), per_rank);
 }
 
-// Is `pl` timed by the smpi rules? As asked, except that a graph plan runs
-// under them only where the links carry the bytes (engine/graph_links.hpp);
-// on a flat LogGP platform whose senders pay them it runs under the
-// loggopsim rules, and its row says so.
-bool under_smpi_rules(const plan::Plan& pl, const Net& net, const EngineRules& rules) {
-  return rules.set == EngineRules::Set::smpi && (!pl.header.graph || platforms::bytes_on_links(net));
-}
-
 // A graph plan (plan.hpp "Order"): the step-order sweeps refuse one.
 engine::Result evaluate_graph(const plan::Plan& pl, int64_t bytes, const Net& net, const EngineRules& rules,
                               bool per_rank, engine::EventSink* sink) {
   if (sink) throw std::invalid_argument("a graph plan tells no tracer its events");
-  if (!under_smpi_rules(pl, net, rules)) return evaluate_goal_export(pl, bytes, net, per_rank);
+  if (rules.set != EngineRules::Set::smpi) return evaluate_goal_export(pl, bytes, net, per_rank);
   if (!rules.contention) throw std::invalid_argument("a graph plan is timed with its links shared: leave out --contention off");
   return engine::evaluate_graph(pl, engine::even_blocks(pl.header, bytes, net.element), net, per_rank);
 }
@@ -146,7 +138,7 @@ Row evaluate_case(const SimRequest& req, const EngineRules& rules, const Net& ne
           {},
           {},
           {},
-          under_smpi_rules(pl, net, rules) ? "loggp" : "loggopsim"};
+          smpi_rules ? "loggp" : "loggopsim"};
   if (cand.row && smpi_rules)
     row.model_us = model_is_time(req, rules, pl) ? model_of_plan(pl, req.op, row.time_us)
                                              : model_us(req, *cand.row, bytes, root, blocks);
