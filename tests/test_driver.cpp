@@ -18,6 +18,7 @@
 #include "protocol.hpp"
 #include "run_cli.hpp"
 #include "machines.hpp"
+#include "platform.hpp"
 
 namespace collsim::sim {
 namespace {
@@ -418,6 +419,17 @@ TEST(PlanFiles, ARingAllgathervServesIrregularCountsInCompare) {
 // reader and the staging of the file, not that a builder is right (issue
 // 36): that is verify plan's business and the closed forms' (test_sim.cpp:
 // SimClosedForms, SimScans.DoublingTimes..., the exact-model loop).
+// The LogP trees' --lag for `plan` (its default is 1) that `run` builds
+// them with on the default platform for `bytes` in `blocks` (plan_params):
+// 17 digits, the same double. Nothing for the other algorithms.
+std::string lag_option(const plan::PlanAlgorithm& a, Collective c, Operator op, int64_t bytes, int64_t blocks) {
+  if (!a.build_with_lag) return "";
+  const Net net(*platforms::find_preset("loggp"), element_bytes(c, op));
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", plan_params(net, c, bytes, blocks).lag);
+  return std::string(" --lag ") + text;
+}
+
 TEST(PlanFiles, EveryBuiltPlanSurvivesTheFileRoundTrip) {
   const std::string bin = COLLSIM_BIN;
   size_t checked = 0;
@@ -429,14 +441,16 @@ TEST(PlanFiles, EveryBuiltPlanSurvivesTheFileRoundTrip) {
         const std::string file = test::fresh_path(std::string("built-") + collective_name(c) + "-" + name + ".plan");
         const std::string common = " --collective " + std::string(collective_name(c)) + " --p " + std::to_string(p) +
                                    " --size 64KiB";
-        const auto made = test::run_words(
-            bin + " plan" + common + " --algo " + name + " --blocks " + std::to_string(blocks) + " --out " + file,
-            true);
-        ASSERT_EQ(made.status, 0) << made.out;
         // A commutative plan (ring) is the MPI code's path for a commutative ⊕:
         // bxor; the others keep rank order: matmul.
         const bool commutative = plan::build_plan(c, name, p, 0, blocks).header.commutative;
         const std::string op = commutative ? " --op bxor" : " --op matmul";
+        const auto made = test::run_words(bin + " plan" + common + " --algo " + name + " --blocks " +
+                                              std::to_string(blocks) + " --out " + file +
+                                              lag_option(a, c, commutative ? Operator::bxor : Operator::matmul,
+                                                         65536, a.cut == plan::Cut::pipelined ? blocks : 1),
+                                          true);
+        ASSERT_EQ(made.status, 0) << made.out;
         const std::string run = bin + " run" + common + " --format csv" + (reduces(c) ? op : "");
         const auto from_plan = rows_of(test::run_words(run + " --plan " + file).out);
         const auto from_algo = rows_of(

@@ -1,6 +1,7 @@
 #include "protocol.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 
@@ -112,6 +113,9 @@ std::vector<std::string> to_argv(const HarnessArgs& a) {
           "--intra-beta", exact(a.net.intra_beta),
           // The ranks see a flat machine: they get its protocol's limit as their eager limit.
           "--eager-below", std::to_string(a.net.eager_below()),
+          // Whether the senders pay the bytes (every size eager: platforms::bytes_on_links
+          // false), which the LogP trees' gap reads (Net::tree_gap).
+          "--bytes-at-sender", a.net.eager_below() == INT64_MAX ? "1" : "0",
           "--reps",       std::to_string(a.reps),
           "--warmup",     std::to_string(a.warmup),
           "--op",         operator_name(a.op),
@@ -150,6 +154,7 @@ HarnessArgs from_argv(int argc, const char* const* argv, int first) {
     else if (key == "--intra-alpha") a.net.intra_alpha = to_double(val);
     else if (key == "--intra-beta") a.net.intra_beta = to_double(val);
     else if (key == "--eager-below") a.net.eager_limit = to_int(val);
+    else if (key == "--bytes-at-sender" && (val == "0" || val == "1")) a.net.bytes_at_sender = val == "1";
     else if (key == "--reps") a.reps = static_cast<int>(to_int(val));
     else if (key == "--warmup") a.warmup = static_cast<int>(to_int(val));
     else if (key == "--op") a.op = parse_operator(val);
