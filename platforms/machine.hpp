@@ -87,6 +87,10 @@ struct Machine {
     if (!has_overheads() || topology.kind != Topology::Kind::flat) return 0;
     return bytes_at_sender ? INT64_MAX : eager_limit;
   }
+  // Do the senders pay the bytes, every size eager? bytes_at_sender where
+  // it is read: a flat platform with overheads (platforms::bytes_on_links
+  // is the opposite).
+  bool senders_pay() const { return eager_below() == INT64_MAX; }
 
   // The ranks that share a node as consecutive ranks: what the node-aware
   // algorithms group by. Block placement: the cores of a node; round-robin

@@ -51,7 +51,7 @@ Platform at_sender(Platform pf) {
 
 double as_written(double v) { return std::strtod(num(v).c_str(), nullptr); }
 
-bool bytes_on_links(const Machine& pf) { return pf.eager_below() != INT64_MAX; }
+bool bytes_on_links(const Machine& pf) { return !pf.senders_pay(); }
 
 double link_bandwidth(const Machine& pf) { return bytes_on_links(pf) ? 1.0 / pf.beta : kUnboundedBandwidth; }
 

@@ -18,10 +18,12 @@ namespace {
 constexpr int64_t kMaxTable = int64_t{1} << 24;
 }  // namespace
 
+// The walk needs no count of sends left: n <= C(budget, sends left) holds
+// down the walk, so a rank with n >= 2 has one left, and a child's share
+// reads the full layer.
 struct LogPTree::Walk {
   int64_t start, n;  // the interval [start, start + n) reached from start
   int64_t i, j;      // start's budget: T − i − j·lag
-  int64_t k;         // start's sends left (its layer)
   int64_t parent;
   // start's next child and its share of the interval: the C(t − lag) ranks
   // at its top, as many as remain.
@@ -64,7 +66,7 @@ LogPTree::LogPTree(int64_t p, double lag, int64_t max_children)
                                 " is out of range [2, 2^31 - 1]");
   // T is at most time_bound, and the table for it the largest one built.
   const double most = time_bound(p, lag, max_children);
-  if (!buildable(p, lag, max_children))
+  if (table_entries(most, lag, max_children) > static_cast<double>(kMaxTable))
     throw std::invalid_argument("LogP tree at p = " + std::to_string(p) + " with lag " + std::to_string(lag) +
                                 ": its table of budgets would pass 2^24 entries");
   // The least T = a + b·lag with C(T) >= p: for each b the least a (C grows
@@ -107,16 +109,15 @@ bool LogPTree::fill(int64_t a, int64_t b) {
 }
 
 LogPTree::Walk LogPTree::walk_to(int64_t v) const {
-  Walk w{0, p_, 0, 0, full(), -1};
+  Walk w{0, p_, 0, 0, -1};
   while (w.start != v) {  // n >= 2 here, so start has time and a send left for a child
     const int64_t c = w.next_share(*this);
     const int64_t child = w.start + w.n - c;
     if (v >= child) {
-      w = Walk{child, c, w.i, w.j + 1, full(), w.start};
+      w = Walk{child, c, w.i, w.j + 1, w.start};
     } else {
       w.n -= c;
       ++w.i;
-      w.k = fewer(w.k);
     }
   }
   return w;
@@ -124,15 +125,19 @@ LogPTree::Walk LogPTree::walk_to(int64_t v) const {
 
 int64_t LogPTree::parent(int64_t v) const { return walk_to(v).parent; }
 
-LogPTree::Links LogPTree::links(int64_t v) const {
-  Walk w = walk_to(v);
-  Links l{w.parent, {}};
-  while (w.n > 1) {
+std::vector<LogPTree::Walk> LogPTree::children_of(Walk w) const {
+  std::vector<Walk> kids;
+  for (; w.n > 1; w.n -= kids.back().n, ++w.i) {
     const int64_t c = w.next_share(*this);
-    l.children.push_back(w.start + w.n - c);
-    w.n -= c;
-    ++w.i;
+    kids.push_back(Walk{w.start + w.n - c, c, w.i, w.j + 1, w.start});
   }
+  return kids;
+}
+
+LogPTree::Links LogPTree::links(int64_t v) const {
+  const Walk w = walk_to(v);
+  Links l{w.parent, {}};
+  for (const Walk& kid : children_of(w)) l.children.push_back(kid.start);
   return l;
 }
 
@@ -146,11 +151,7 @@ double LogPTree::pipeline_time(int64_t blocks) const {
   std::function<double(const Walk&, int64_t)> latest = [&](const Walk& w, int64_t period) {
     const std::array<int64_t, 4> key{w.n, w.i, w.j, period};
     if (const auto it = known.find(key); it != known.end()) return it->second;
-    std::vector<Walk> kids;
-    for (Walk rest = w; rest.n > 1; rest.n -= kids.back().n, ++rest.i, rest.k = fewer(rest.k)) {
-      const int64_t c = rest.next_share(*this);
-      kids.push_back(Walk{rest.start + rest.n - c, c, rest.i, rest.j + 1, full(), rest.start});
-    }
+    const std::vector<Walk> kids = children_of(w);
     const int64_t below = std::max(period, static_cast<int64_t>(kids.size()));
     double last = later_blocks * static_cast<double>(period);
     for (size_t q = 0; q < kids.size(); ++q)
@@ -158,21 +159,23 @@ double LogPTree::pipeline_time(int64_t blocks) const {
     known.emplace(key, last);
     return last;
   };
-  return latest(Walk{0, p_, 0, 0, full(), -1}, 0);
+  return latest(Walk{0, p_, 0, 0, -1}, 0);
 }
 
-int64_t pipeline_degree(int64_t p, double lag, int64_t blocks) {
+PipelineChoice pipeline_degree(int64_t p, double lag, int64_t blocks) {
   constexpr int64_t kMostDegree = 64;
   const double fastest_fill = LogPTree(p, lag).time();
-  int64_t best = 2;
-  double best_time = -1;
+  PipelineChoice best{2, -1};
   for (int64_t d = 2; d <= kMostDegree; ++d) {
     if (!LogPTree::buildable(p, lag, d)) continue;
     const LogPTree tree(p, lag, d);
     const double t = tree.pipeline_time(blocks);
-    if (best_time < 0 || t < best_time) best = d, best_time = t;
+    if (best.time < 0 || t < best.time) best = {d, t};
     if (tree.time() <= fastest_fill) break;
   }
+  if (best.time < 0)
+    throw std::invalid_argument("LogP tree at p = " + std::to_string(p) + " with lag " + std::to_string(lag) +
+                                ": no degree bound's table of budgets stays within 2^24 entries");
   return best;
 }
 

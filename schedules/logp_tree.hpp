@@ -106,6 +106,7 @@ class LogPTree {
   int64_t fewer(int64_t k) const { return d_ > 0 ? k - 1 : k; }  // after one send
   bool fill(int64_t a, int64_t b);  // the table for T = a + b·lag; C(T) >= p?
   Walk walk_to(int64_t v) const;
+  std::vector<Walk> children_of(Walk w) const;  // w's children in send order, each at its start
 
   int64_t p_;
   double lag_;
@@ -120,7 +121,12 @@ class LogPTree {
 // to the bound whose T is the unbounded tree's (a larger one cannot
 // shorten the fill, only lengthen the period) and at most 64, skipping
 // bounds whose table passes the limit. The builder and the model both ask
-// here, so they agree.
-int64_t pipeline_degree(int64_t p, double lag, int64_t blocks);
+// here, so they agree; `time` is that tree's pipeline_time(n). Throws
+// std::invalid_argument where no bound's table is within the limit.
+struct PipelineChoice {
+  int64_t degree;
+  double time;
+};
+PipelineChoice pipeline_degree(int64_t p, double lag, int64_t blocks);
 
 }  // namespace collsim

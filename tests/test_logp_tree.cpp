@@ -117,12 +117,14 @@ TEST(LogPTree, PipelineTimeIsTheBlockByBlockSimulation) {
 
 TEST(LogPTree, PipelineDegreeFollowsTheBlockCount) {
   // One block: the bound that fills as fast as the unbounded tree.
-  EXPECT_DOUBLE_EQ(LogPTree(64, 3.736, pipeline_degree(64, 3.736, 1)).time(), LogPTree(64, 3.736).time());
+  EXPECT_DOUBLE_EQ(LogPTree(64, 3.736, pipeline_degree(64, 3.736, 1).degree).time(), LogPTree(64, 3.736).time());
   // Many blocks: two children, the period of a binary tree.
-  EXPECT_EQ(pipeline_degree(64, 3.736, 1000), 2);
+  EXPECT_EQ(pipeline_degree(64, 3.736, 1000).degree, 2);
   // The pick is the least pipeline time over the bounds it tries.
   for (int64_t n : {1, 4, 16, 64}) {
-    const double picked = LogPTree(1000, 2.5, pipeline_degree(1000, 2.5, n)).pipeline_time(n);
+    const PipelineChoice choice = pipeline_degree(1000, 2.5, n);
+    const double picked = LogPTree(1000, 2.5, choice.degree).pipeline_time(n);
+    EXPECT_DOUBLE_EQ(choice.time, picked) << n;
     for (int64_t d = 2; d <= 12; ++d) EXPECT_LE(picked, LogPTree(1000, 2.5, d).pipeline_time(n) + 1e-9) << n << " " << d;
   }
 }

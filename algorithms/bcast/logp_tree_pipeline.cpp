@@ -39,7 +39,7 @@ double model_bcast_logp_tree_pipeline(const Net& net, int64_t p, int64_t bytes, 
   if (bytes == 0 || p < 2) return 0;
   const int64_t block = net.block_bytes(bytes, blocks);
   const double lag = net.tree_lag(block);
-  return LogPTree(p, lag, pipeline_degree(p, lag, blocks)).pipeline_time(blocks) * net.tree_gap(block);
+  return pipeline_degree(p, lag, blocks).time * net.tree_gap(block);
 }
 
 }  // namespace collsim::sim
@@ -48,7 +48,7 @@ namespace collsim::plan {
 
 Plan bcast_logp_tree_pipeline(int64_t p, int64_t root, int64_t blocks, double lag) {
   const Rooted ranks{p, root};
-  const auto tree = std::make_shared<const LogPTree>(p, lag, pipeline_degree(p, lag, blocks));
+  const auto tree = std::make_shared<const LogPTree>(p, lag, pipeline_degree(p, lag, blocks).degree);
   return streamed(bcast_header(p, root, blocks), [=](int64_t rank) {
     LogPTree::Links links = tree->links(ranks.virt(rank));
     return tree_pipeline_source(ranks, TreeNode{links.parent, std::move(links.children)}, blocks);

@@ -1,7 +1,6 @@
 #include "protocol.hpp"
 
 #include <cmath>
-#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 
@@ -113,9 +112,8 @@ std::vector<std::string> to_argv(const HarnessArgs& a) {
           "--intra-beta", exact(a.net.intra_beta),
           // The ranks see a flat machine: they get its protocol's limit as their eager limit.
           "--eager-below", std::to_string(a.net.eager_below()),
-          // Whether the senders pay the bytes (every size eager: platforms::bytes_on_links
-          // false), which the LogP trees' gap reads (Net::tree_gap).
-          "--bytes-at-sender", a.net.eager_below() == INT64_MAX ? "1" : "0",
+          // Whether the senders pay the bytes, which the LogP trees' gap reads (Net::tree_gap).
+          "--bytes-at-sender", a.net.senders_pay() ? "1" : "0",
           "--reps",       std::to_string(a.reps),
           "--warmup",     std::to_string(a.warmup),
           "--op",         operator_name(a.op),
