@@ -96,12 +96,8 @@ class Lexer {
 struct Block {
   int64_t rank = -1;  // -1: outside a block
   std::unordered_map<std::string, int64_t> labels;  // to the block's operation index
-  struct Edge {
-    int64_t from, to;  // block indices: `to` waits for `from`
-    bool on_start;
-    int64_t line;
-  };
   std::vector<Edge> edges;
+  std::vector<int64_t> lines;  // each edge's line
 };
 
 class Parser {
@@ -261,7 +257,8 @@ void Parser::dependency(const std::string& label) {
   const int64_t first = block_label(std::string(tok_.text));
   advance();
   if (++s_.waits[size_t(s_.first_op.back() + waiting)] == 0) fail("too many dependencies on one operation");
-  block_.edges.push_back({first, waiting, on_start, lex_.line()});
+  block_.edges.push_back({first, waiting, on_start});
+  block_.lines.push_back(lex_.line());
   end_of_line();
 }
 
@@ -272,11 +269,11 @@ void Parser::cycle(const std::vector<uint32_t>& waits) const {
   std::vector<size_t> into(waits.size(), 0);  // a line into each waiting operation from another
   size_t op = 0;
   for (size_t k = 0; k < block_.edges.size(); ++k) {
-    const Block::Edge& e = block_.edges[k];
+    const Edge& e = block_.edges[k];
     if (waits[size_t(e.from)] > 0 && waits[size_t(e.to)] > 0) into[size_t(e.to)] = k, op = size_t(e.to);
   }
   for (size_t step = 0; step < waits.size(); ++step) op = size_t(block_.edges[into[op]].from);
-  throw std::invalid_argument("line " + std::to_string(block_.edges[into[op]].line) +
+  throw std::invalid_argument("line " + std::to_string(block_.lines[into[op]]) +
                               ": this dependency is on a cycle in rank " + std::to_string(block_.rank) +
                               "'s block (its operations could never start)");
 }
@@ -287,18 +284,7 @@ void Parser::close_block() {
   if (block_.rank < 0) fail("'}' outside a rank block");
   const int64_t base = s_.first_op.back();
   const int64_t count = int64_t(s_.ops.size()) - base;
-  for (Dependents* d : {&s_.after_done, &s_.after_start}) {
-    const bool on_start = d == &s_.after_start;
-    std::vector<int64_t> per_op(size_t(count), 0);
-    for (const Block::Edge& e : block_.edges)
-      if (e.on_start == on_start) ++per_op[size_t(e.from)];
-    for (int64_t i = 0; i < count; ++i) d->begin.push_back(d->begin.back() + per_op[size_t(i)]);
-    d->to.resize(size_t(d->begin.back()));
-    std::vector<int64_t> fill(size_t(count), 0);
-    for (const Block::Edge& e : block_.edges)
-      if (e.on_start == on_start)
-        d->to[size_t(d->begin[size_t(base + e.from)] + fill[size_t(e.from)]++)] = base + e.to;
-  }
+  append_dependents(s_, count, block_.edges);
   // Kahn's order over both kinds of dependency: what it cannot reach is on a cycle.
   std::vector<uint32_t> waits(s_.waits.begin() + base, s_.waits.end());
   std::vector<int64_t> ready;
@@ -316,6 +302,21 @@ void Parser::close_block() {
 }
 
 }  // namespace
+
+void append_dependents(Schedule& s, int64_t count, const std::vector<Edge>& edges) {
+  const int64_t base = int64_t(s.ops.size()) - count;
+  for (Dependents* d : {&s.after_done, &s.after_start}) {
+    const bool on_start = d == &s.after_start;
+    std::vector<int64_t> per_op(size_t(count), 0);
+    for (const Edge& e : edges)
+      if (e.on_start == on_start) ++per_op[size_t(e.from)];
+    for (int64_t i = 0; i < count; ++i) d->begin.push_back(d->begin.back() + per_op[size_t(i)]);
+    d->to.resize(size_t(d->begin.back()));
+    std::vector<int64_t> fill(size_t(count), 0);
+    for (const Edge& e : edges)
+      if (e.on_start == on_start) d->to[size_t(d->begin[size_t(base + e.from)] + fill[size_t(e.from)]++)] = base + e.to;
+  }
+}
 
 Schedule read_goal(std::istream& in) { return Parser(in).parse(); }
 

@@ -65,6 +65,21 @@ struct Schedule {
   Dependents after_start;         // `X irequires op`: X waits for op to start
 };
 
+// A dependency within one rank's block (indices from 0 in the block):
+// `to` waits for `from` to complete (`to requires from`) or, with
+// on_start, to start (`to irequires from`).
+struct Edge {
+  int64_t from, to;
+  bool on_start;
+};
+// The dependents of a rank block whose `count` operations are the last of
+// s.ops (their s.waits counted): appended to s.after_done and
+// s.after_start, each operation's list in the order of `edges`, as
+// read_goal lists them in the order of the dependency lines. Whoever
+// builds a Schedule in memory (plan_goal.hpp) then ends the block with
+// s.first_op.push_back(s.ops.size()).
+void append_dependents(Schedule& s, int64_t count, const std::vector<Edge>& edges);
+
 // Throws std::invalid_argument("line N: ...") on malformed input.
 Schedule read_goal(std::istream& in);
 // read_goal of the file at `path`, read within kMaxPlanFileBytes.

@@ -36,6 +36,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "goal_read.hpp"
 #include "plan.hpp"
 
 namespace collsim::plan {
@@ -43,5 +44,11 @@ namespace collsim::plan {
 // Writes `comment` as a `//` line (newlines in it start new comment lines),
 // then the plan for a vector of `bytes` bytes.
 void write_goal(std::ostream& out, const Plan& plan, int64_t bytes, const std::string& comment);
+
+// The same operations as a Schedule in memory: what read_goal makes of
+// write_goal's text, without the text (the engine's loggopsim rules for a
+// graph plan). Memory: goal_read.hpp's 44 bytes an operation and 8 a
+// dependency, for every rank at once.
+goal::Schedule goal_schedule(const Plan& plan, int64_t bytes);
 
 }  // namespace collsim::plan

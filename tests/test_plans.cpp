@@ -16,6 +16,7 @@
 #include "circulant.hpp"
 #include "plan_builders.hpp"
 #include "plan_families.hpp"
+#include "goal_read.hpp"
 #include "plan_goal.hpp"
 #include "run_cli.hpp"
 #include "scan_plans.hpp"
@@ -717,6 +718,43 @@ TEST(PlanCli, BadInputIsOneLineAndStatusTwo) {
   const auto unwritable = test::run_collsim(
       "plan --collective bcast --algo binomial --p 4 --size 8 --out /nonexistent/dir/x.plan", true);
   EXPECT_EQ(unwritable.status, 1) << unwritable.out;
+}
+
+// The engine's GOAL export is built in memory (goal_schedule); it must be
+// what read_goal makes of the text write_goal writes, operation by
+// operation, for every plan of the catalog, lock-step and overlapped.
+void expect_same_schedule(const goal::Schedule& text, const goal::Schedule& memory, const std::string& what) {
+  ASSERT_EQ(text.ranks, memory.ranks) << what;
+  ASSERT_EQ(text.first_op, memory.first_op) << what;
+  ASSERT_EQ(text.ops.size(), memory.ops.size()) << what;
+  for (size_t i = 0; i < text.ops.size(); ++i) {
+    const goal::Op &a = text.ops[i], &b = memory.ops[i];
+    ASSERT_TRUE(a.kind == b.kind && a.size == b.size && a.peer == b.peer && a.tag == b.tag) << what << " op " << i;
+  }
+  EXPECT_EQ(text.waits, memory.waits) << what;
+  EXPECT_EQ(text.after_done.begin, memory.after_done.begin) << what;
+  EXPECT_EQ(text.after_done.to, memory.after_done.to) << what;
+  EXPECT_EQ(text.after_start.begin, memory.after_start.begin) << what;
+  EXPECT_EQ(text.after_start.to, memory.after_start.to) << what;
+}
+
+TEST(PlanGoal, ScheduleInMemoryIsTheTextRead) {
+  int64_t compared = 0;
+  for (Collective c : kCollectives)
+    for (const std::string& name : plan::plan_algorithms(c))
+      for (int64_t p : {5, 12}) {
+        const plan::PlanAlgorithm& pa = plan::find_plan_algorithm(c, name);
+        const int64_t blocks = plan::cut_blocks(pa.cut, p) == 0 ? 3 : plan::cut_blocks(pa.cut, p);
+        const Plan lock_step = plan::build_plan(c, name, p, 0, blocks, {2, 1.5});
+        for (const Plan& pl : {lock_step, plan::overlapped(lock_step)}) {
+          std::stringstream text;
+          plan::write_goal(text, pl, 1000, "");
+          expect_same_schedule(goal::read_goal(text), plan::goal_schedule(pl, 1000),
+                               std::string(collective_name(c)) + " " + name + " p=" + std::to_string(p));
+          ++compared;
+        }
+      }
+  EXPECT_GT(compared, 100);
 }
 
 }  // namespace

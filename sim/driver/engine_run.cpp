@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "block_policy.hpp"
@@ -50,9 +49,7 @@ engine::Result evaluate_smpi(const plan::Plan& pl, const engine::BlockBytes& spa
 
 // A graph plan's GOAL export under the loggopsim rules (engine/goal_sim.hpp).
 engine::Result evaluate_goal_export(const plan::Plan& pl, int64_t bytes, const Net& net, bool per_rank) {
-  std::stringstream text;
-  plan::write_goal(text, pl, bytes, "");
-  return engine::evaluate(goal::read_goal(text), engine::LogGOPS::of(net), per_rank);
+  return engine::evaluate(plan::goal_schedule(pl, bytes), engine::LogGOPS::of(net), per_rank);
 }
 
 // A graph plan (plan.hpp "Order"): the step-order sweeps refuse one.
