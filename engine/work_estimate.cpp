@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "circulant.hpp"
+#include "circulant_plans.hpp"
 #include "errors.hpp"
 #include "plan_builders.hpp"
 
@@ -77,6 +78,15 @@ std::optional<double> plan_messages(Collective c, const std::string& algorithm, 
   if (p <= 1) return 0.0;
   const double n = a.cut == plan::Cut::pipelined ? static_cast<double>(std::max<int64_t>(blocks, 1)) : 1.0;
   return messages(a.shape, static_cast<double>(p), n, static_cast<double>(std::max<int64_t>(node_size, 1)));
+}
+
+double block_run_messages(Collective c, const std::string& algorithm, int64_t p, int64_t blocks) {
+  if (algorithm != "circulant" || p <= 1) return 0;
+  const bool allreduce = c == Collective::allreduce;
+  if (!allreduce && c != Collective::allgatherv && c != Collective::reduce_scatter) return 0;
+  const double passes = allreduce ? 2 : 1;
+  const double runs = static_cast<double>(plan::all_rounds_block_runs(p, std::max<int64_t>(blocks, 1)));
+  return passes * static_cast<double>(p) * runs * kSecondsPerBlockRun * kEngineMessagesPerSecond;
 }
 
 double engine_seconds_per_message(bool shares_links, platforms::Topology::Kind kind) {

@@ -23,6 +23,21 @@ namespace collsim::engine {
 std::optional<double> plan_messages(Collective c, const std::string& algorithm, int64_t p, int64_t blocks,
                                     int64_t node_size = 1);
 
+// The block runs that the circulant all-to-all plans (allgatherv,
+// reduce_scatter and allreduce circulant) list, counted in messages of the
+// flat engine's rate: a rank's step of a round lists the round's runs of
+// virtual ranks that move one block (circulant_plans.hpp,
+// all_rounds_block_runs), so a pass costs p·runs block runs, which grows
+// as p² where n >= 16 (p = 16,384, n = 16: 1.6e9 runs, about 64 s, against
+// 4.9e5 messages). 0 for every other plan, and for p <= 1. Builds the
+// plan's table of rounds (which the plan then reuses): O(p·(n + log p)).
+double block_run_messages(Collective c, const std::string& algorithm, int64_t p, int64_t blocks);
+// Seconds the engine or the plan writer spends on one block run: circulant
+// allgatherv at p = 4096, n = 37 on oneported, 3.0e8 runs in 12.7 s; at
+// p = 16,384, n = 16 on fat-tree:2 with 128 cores a node, 1.6e9 in 72 s
+// (with its 4.9e5 messages).
+inline constexpr double kSecondsPerBlockRun = 42e-9;
+
 // Rates measured on the development machine (2 shared cores, Release build,
 // load about 1), wall time of the whole command:
 //   plan engine (run --engine loggp, default platform loggp, 1 MiB):

@@ -111,6 +111,22 @@ TEST(WorkLimits, QuadraticSmpiRunIsRefusedBeforeSmpirun) {
                  "5.4e+08");
 }
 
+// Circulant allgatherv at p = 16,384 sends 16,384 · (n − 1 + 14) messages:
+// 4.75e5 for n = 16, within a limit of 10^6; but its steps list 98,326
+// runs of virtual ranks a round table, each rank visiting all of them
+// (1.6e9 block runs, about a minute), which the estimate counts: refused.
+// At n = 1 the table has a few runs a round, and the case runs.
+TEST(WorkLimits, CirculantAllToAllBlockRunsCount) {
+  std::vector<std::string> argv{"run",  "--engine", "loggp", "--platform",     "oneported", "--collective",
+                                "allgatherv", "--algo", "circulant", "--p", "16384", "--size", "1MiB",
+                                "--max-messages", "1000000", "--blocks", "16"};
+  expect_refused(argv, "6.8e+07");
+  argv.back() = "1";
+  const test::CliResult ok = test::run_collsim_argv(argv);
+  EXPECT_EQ(ok.status, 0) << ok.out;
+  EXPECT_EQ(engine::block_run_messages(Collective::allgatherv, "ring", 16384, 16), 0.0);
+}
+
 // allreduce ring at p = 64 sends 2 * 64 * 63 = 8064 messages (alphabeta: on
 // links that share nothing, each weighs 1).
 TEST(WorkLimits, MaxMessagesLowersAndRaisesTheLimit) {

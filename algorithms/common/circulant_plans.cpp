@@ -79,6 +79,11 @@ class AllRounds {
   int64_t p() const { return p_; }
   int64_t n() const { return n_; }
   int64_t rounds() const { return static_cast<int64_t>(sends_.size()); }
+  int64_t runs() const {
+    int64_t total = 0;
+    for (size_t i = 0; i < sends_.size(); ++i) total += int64_t(sends_[i].size() + recvs_[i].size());
+    return total;
+  }
 
   // Rank r's step `step` of a pass: forwards (allgather: received blocks
   // stored) or backwards with sends and receives swapped (reduce-scatter:
@@ -172,19 +177,27 @@ class AllRounds {
   std::vector<std::vector<MoveRun>> sends_, recvs_;  // [i − first]: by increasing v
 };
 
-// The table for (p, n), built by the first plan that asks and shared while
-// any plan holds it: an SMPI run builds one plan per rank, all ranks in one
-// process, which must not each hold a copy.
+// The table for (p, n), built by the first plan (or work estimate) that
+// asks and kept until another (p, n) asks: an SMPI run builds one plan per
+// rank, all ranks in one process, which must not each hold a copy, and the
+// driver estimates a case's work from the table before it builds the plan.
 std::shared_ptr<const AllRounds> all_rounds(int64_t p, int64_t n) {
   static std::mutex lock;
-  static std::weak_ptr<const AllRounds> last;
+  static std::shared_ptr<const AllRounds> last;
   const std::lock_guard<std::mutex> hold(lock);
-  std::shared_ptr<const AllRounds> table = last.lock();
-  if (!table || table->p() != p || table->n() != n) last = table = std::make_shared<const AllRounds>(p, n);
-  return table;
+  if (!last || last->p() != p || last->n() != n) {
+    last = nullptr;  // the old table goes before the new one is built
+    last = std::make_shared<const AllRounds>(p, n);
+  }
+  return last;
 }
 
 }  // namespace
+
+int64_t all_rounds_block_runs(int64_t p, int64_t n) {
+  check_segment_blocks(p, n);
+  return all_rounds(p, n)->runs();
+}
 
 // The plan of p simultaneous broadcasts (forwards), reductions (reversed)
 // or both, n blocks per segment. Streamed: a rank's step is made from the

@@ -23,15 +23,24 @@ double default_max_messages(Runner runner) {
 
 namespace {
 
-// One case's messages: the plan's, or a built-in's log-depth guess.
-double case_messages(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes) {
+// One case's messages: the plan's, or a built-in's log-depth guess; and,
+// for the engine, which takes the plan's steps, the block runs of the
+// circulant all-to-all plans in messages of the flat engine
+// (engine::block_run_messages: they cost the same on any links). SMPI runs
+// those algorithms' own MPI code instead (circulant_all.hpp).
+struct CaseWork {
+  double messages = 0, run_messages = 0;
+};
+CaseWork case_work(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes, Runner runner) {
   if (!plan::has_plan(a.collective, a.name))
-    return static_cast<double>(req.p) * (std::floor(std::log2(static_cast<double>(req.p))) + 1);
+    return {static_cast<double>(req.p) * (std::floor(std::log2(static_cast<double>(req.p))) + 1)};
   Net policy = net;
   policy.element = element_bytes(a.collective, req.op);
   const plan::PlanAlgorithm& pa = plan::find_plan_algorithm(a.collective, a.name);
   const int64_t blocks = plan_blocks(a, pa, req, policy, bytes);
-  return engine::plan_messages(a.collective, a.name, req.p, blocks, net.node_size()).value_or(0);
+  const double messages = engine::plan_messages(a.collective, a.name, req.p, blocks, net.node_size()).value_or(0);
+  if (runner != Runner::engine) return {messages};
+  return {messages, engine::block_run_messages(a.collective, a.name, req.p, blocks)};
 }
 
 std::string case_name(const SimRequest& req, const Algorithm& a) {
@@ -48,10 +57,13 @@ engine::Work algorithm_work(const SimRequest& req, const Algorithm& a, Runner ru
   engine::Work work;
   if (runner == Runner::engine) work.weight = std::max(1.0, engine_seconds * engine::kEngineMessagesPerSecond);
   for (int64_t bytes : req.sizes) {
-    const double messages = runs * case_messages(req, a, net, bytes) * static_cast<double>(req.roots.size());
-    work.messages = std::max(work.messages, messages);
+    const CaseWork one = case_work(req, a, net, bytes, runner);
+    const double cases = runs * static_cast<double>(req.roots.size());
+    const double messages = cases * one.messages, run_messages = cases * one.run_messages;
+    // The limit weighs messages by work.weight; block runs weigh as the flat engine's messages.
+    work.messages = std::max(work.messages, messages + run_messages / work.weight);
     work.seconds += runner == Runner::engine
-                        ? messages * engine_seconds
+                        ? messages * engine_seconds + run_messages / engine::kEngineMessagesPerSecond
                         : static_cast<double>(req.p) * engine::kSmpiSecondsPerRank + messages * engine::kSmpiSecondsPerMessage;
   }
   return work;
