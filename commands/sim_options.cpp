@@ -159,7 +159,9 @@ void add_max_messages_option(cli::po::options_description& opts) {
   opts.add_options()("max-messages", value<std::string>(),
                      "refuse (exit 4; compare, map, tune: skip with a warning) a case whose estimated messages, "
                      "summed over the ranks, exceed N, before it runs (default: 2000000000 for --engine loggp, "
-                     "100000000 under SMPI, 1000000000 for `collsim plan`: each about an hour or 50 GB)");
+                     "100000000 under SMPI, 1000000000 for `collsim plan`: each about an hour or 50 GB); the "
+                     "circulant all-to-all plans' block runs (engine) and listed block numbers (plan text) count "
+                     "as a fraction of a message each");
 }
 
 double max_messages(const cli::po::variables_map& vm, double default_limit) {

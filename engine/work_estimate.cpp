@@ -80,13 +80,29 @@ std::optional<double> plan_messages(Collective c, const std::string& algorithm, 
   return messages(a.shape, static_cast<double>(p), n, static_cast<double>(std::max<int64_t>(node_size, 1)));
 }
 
-double block_run_messages(Collective c, const std::string& algorithm, int64_t p, int64_t blocks) {
-  if (algorithm != "circulant" || p <= 1) return 0;
-  const bool allreduce = c == Collective::allreduce;
-  if (!allreduce && c != Collective::allgatherv && c != Collective::reduce_scatter) return 0;
-  const double passes = allreduce ? 2 : 1;
-  const double runs = static_cast<double>(plan::all_rounds_block_runs(p, std::max<int64_t>(blocks, 1)));
-  return passes * static_cast<double>(p) * runs * kSecondsPerBlockRun * kEngineMessagesPerSecond;
+namespace {
+
+// The passes of the circulant all-to-all rounds a plan runs (allreduce:
+// a reduce-scatter and an allgather), 0 for every other plan.
+double all_to_all_passes(Collective c, const std::string& algorithm) {
+  if (algorithm != "circulant") return 0;
+  if (c == Collective::allreduce) return 2;
+  return c == Collective::allgatherv || c == Collective::reduce_scatter ? 1 : 0;
+}
+
+}  // namespace
+
+double block_runs(Collective c, const std::string& algorithm, int64_t p, int64_t blocks) {
+  const double passes = all_to_all_passes(c, algorithm);
+  if (passes == 0 || p <= 1) return 0;
+  return passes * static_cast<double>(p) *
+         static_cast<double>(plan::all_rounds_block_runs(p, std::max<int64_t>(blocks, 1)));
+}
+
+double listed_block_numbers(Collective c, const std::string& algorithm, int64_t p, int64_t blocks) {
+  const double passes = all_to_all_passes(c, algorithm);
+  if (passes == 0 || blocks < 2) return 0;
+  return passes * 2 * static_cast<double>(p) * static_cast<double>(p - 1) * static_cast<double>(blocks);
 }
 
 double engine_seconds_per_message(bool shares_links, platforms::Topology::Kind kind) {
@@ -104,10 +120,14 @@ std::string describe(const Work& w) {
   char weight[64] = "";
   if (w.weight > 1)
     std::snprintf(weight, sizeof weight, " on shared links (each weighs %.0f against the limit)", w.weight);
-  return "about " + count_text(w.messages) + " messages" + weight + ", expected " + duration_text(w.seconds);
+  char blocks[128] = "";
+  if (w.blocks > 0)
+    std::snprintf(blocks, sizeof blocks, " and %s %s (each weighs %.2g of a message)", count_text(w.blocks).c_str(),
+                  w.blocks_name, w.block_weight);
+  return "about " + count_text(w.messages) + " messages" + weight + blocks + ", expected " + duration_text(w.seconds);
 }
 
-bool within(const Work& w, double limit) { return w.messages * w.weight <= limit; }
+bool within(const Work& w, double limit) { return w.messages * w.weight + w.blocks * w.block_weight <= limit; }
 
 void check_work(const Work& w, double limit, const std::string& what) {
   if (within(w, limit)) return;

@@ -24,18 +24,18 @@ std::optional<double> plan_messages(Collective c, const std::string& algorithm, 
                                     int64_t node_size = 1);
 
 // The block runs that the circulant all-to-all plans (allgatherv,
-// reduce_scatter and allreduce circulant) list, counted in messages of the
-// flat engine's rate: a rank's step of a round lists the round's runs of
-// virtual ranks that move one block (circulant_plans.hpp,
-// all_rounds_block_runs), so a pass costs p·runs block runs, which grows
-// as p² where n >= 16 (p = 16,384, n = 16: 1.6e9 runs, about 64 s, against
-// 4.9e5 messages). 0 for every other plan, and for p <= 1. Builds the
-// plan's table of rounds (which the plan then reuses): O(p·(n + log p)).
-double block_run_messages(Collective c, const std::string& algorithm, int64_t p, int64_t blocks);
-// Seconds the engine or the plan writer spends on one block run: circulant
-// allgatherv at p = 4096, n = 37 on oneported, 3.0e8 runs in 12.7 s; at
-// p = 16,384, n = 16 on fat-tree:2 with 128 cores a node, 1.6e9 in 72 s
-// (with its 4.9e5 messages).
+// reduce_scatter and allreduce circulant) list: a rank's step of a round
+// lists the round's runs of virtual ranks that move one block
+// (circulant_plans.hpp, all_rounds_block_runs), so a pass costs p·runs
+// block runs, which grows as p² where n >= 16 (p = 16,384, n = 16: 1.6e9
+// runs, about 64 s, against 4.9e5 messages). 0 for every other plan and
+// for p <= 1. Builds the plan's table of rounds (which the plan then
+// reuses): O(p·(n + log p)).
+double block_runs(Collective c, const std::string& algorithm, int64_t p, int64_t blocks);
+// Seconds the engine spends on one block run: circulant allgatherv at
+// p = 4096, n = 37 on oneported, 3.0e8 runs in 12.7 s; at p = 16,384,
+// n = 16 on fat-tree:2 with 128 cores a node, 1.6e9 in 72 s (with its
+// 4.9e5 messages).
 inline constexpr double kSecondsPerBlockRun = 42e-9;
 
 // Rates measured on the development machine (2 shared cores, Release build,
@@ -84,6 +84,19 @@ inline constexpr SharedCost kSharedSecondsPerMessage{3e-6, 3e-6, 10e-6, 20e-6};
 //     4.2e6 messages in 2.7 s (1.6e6/s); circulant p = 2^18, n = 64: 1.7e7 in
 //     8.0 s (2.1e6/s).
 inline constexpr double kExportMessagesPerSecond = 1.5e6;
+//   A block number in a step's list weighs a tenth of a message against
+//   the limit (about 5.7 bytes of text against some 50) and takes 42 ns:
+//   circulant allgatherv at p = 2048, n = 16 lists 1.3e8 of them, 761 MB
+//   in 5.6 s.
+inline constexpr double kExportMessagesPerBlockNumber = 0.1;
+inline constexpr double kExportSecondsPerBlockNumber = 42e-9;
+
+// The block numbers `collsim plan --format plan` writes for the circulant
+// all-to-all plans: a strided run of blocks (n >= 2) is written block by
+// block, and each rank sends and receives every other rank's n blocks a
+// pass, 2·p·(p − 1)·n numbers (p = 16,384, n = 16: 8.6e9 numbers, about
+// 49 GB). 0 for every other plan and for n = 1, whose runs are ranges "a-b".
+double listed_block_numbers(Collective c, const std::string& algorithm, int64_t p, int64_t blocks);
 //   SMPI (results/scale/summary.csv, scale mode, alphabeta, 1 MiB): a rank
 //     costs about 1.3 ms by itself (bcast binomial p = 16384: 22 s for
 //     16,383 messages) and a message about 35 us (reduce ring p = 1024:
@@ -113,6 +126,11 @@ struct Work {
   // shared evaluator's cost a message over the flat engine's on shared
   // links (so the limit stays the flat engine's time, ~2,000 s by default).
   double weight = 1;
+  // Beside the messages, the circulant all-to-all plans' block runs (the
+  // engine) or listed block numbers (a plan text): `blocks` of them, each
+  // weighing block_weight against the limit.
+  double blocks = 0, block_weight = 0;
+  const char* blocks_name = "";
 };
 
 // The engine's expected seconds a message: the flat engine's rate, or the

@@ -79,14 +79,15 @@ Timed timed_collsim(const std::vector<std::string>& args) {
 }
 
 // Exit 4 within a second (nothing was run), one line that names the count
-// and the option.
-void expect_refused(const std::vector<std::string>& args, const std::string& count) {
+// (and `blocks`, the count of block runs or numbers, where given) and the
+// option.
+void expect_refused(const std::vector<std::string>& args, const std::string& count, const std::string& blocks = "") {
   const Timed t = timed_collsim(args);
   std::string line = t.result.out;
   EXPECT_EQ(t.result.status, kExitLimit) << line;
   EXPECT_LT(t.seconds, 1.0) << line;
   EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 1) << line;
-  EXPECT_NE(line.find(count + " messages"), std::string::npos) << line;
+  EXPECT_NE(line.find(count + " messages" + (blocks.empty() ? "" : " and " + blocks)), std::string::npos) << line;
   EXPECT_NE(line.find("expected"), std::string::npos) << line;
   EXPECT_NE(line.find("--max-messages"), std::string::npos) << line;
 }
@@ -112,19 +113,28 @@ TEST(WorkLimits, QuadraticSmpiRunIsRefusedBeforeSmpirun) {
 }
 
 // Circulant allgatherv at p = 16,384 sends 16,384 · (n − 1 + 14) messages:
-// 4.75e5 for n = 16, within a limit of 10^6; but its steps list 98,326
-// runs of virtual ranks a round table, each rank visiting all of them
-// (1.6e9 block runs, about a minute), which the estimate counts: refused.
+// 475,136 for n = 16, within a limit of 10^6; but its table of rounds
+// has 98,326 runs of virtual ranks, each rank visiting all of them (1.6e9
+// block runs, about a minute), which the estimate counts: refused.
 // At n = 1 the table has a few runs a round, and the case runs.
 TEST(WorkLimits, CirculantAllToAllBlockRunsCount) {
   std::vector<std::string> argv{"run",  "--engine", "loggp", "--platform",     "oneported", "--collective",
                                 "allgatherv", "--algo", "circulant", "--p", "16384", "--size", "1MiB",
                                 "--max-messages", "1000000", "--blocks", "16"};
-  expect_refused(argv, "6.8e+07");
+  expect_refused(argv, "475136", "1.6e+09 block runs");
   argv.back() = "1";
   const test::CliResult ok = test::run_collsim_argv(argv);
   EXPECT_EQ(ok.status, 0) << ok.out;
-  EXPECT_EQ(engine::block_run_messages(Collective::allgatherv, "ring", 16384, 16), 0.0);
+  EXPECT_EQ(engine::block_runs(Collective::allgatherv, "ring", 16384, 16), 0.0);
+}
+
+// Its plan text lists each strided run block by block: 2 · 32768 · 32767
+// · 16 = 3.4e10 numbers (about 200 GB), each a tenth of a message, while
+// its messages are only 9.8e5.
+TEST(WorkLimits, CirculantAllToAllPlanTextCountsItsBlockNumbers) {
+  expect_refused({"plan", "--collective", "allgatherv", "--algo", "circulant", "--p", "32768", "--blocks", "16",
+                  "--size", "1MiB"},
+                 "983040", "3.4e+10 block numbers");
 }
 
 // allreduce ring at p = 64 sends 2 * 64 * 63 = 8064 messages (alphabeta: on

@@ -25,11 +25,10 @@ namespace {
 
 // One case's messages: the plan's, or a built-in's log-depth guess; and,
 // for the engine, which takes the plan's steps, the block runs of the
-// circulant all-to-all plans in messages of the flat engine
-// (engine::block_run_messages: they cost the same on any links). SMPI runs
-// those algorithms' own MPI code instead (circulant_all.hpp).
+// circulant all-to-all plans (engine::block_runs). SMPI runs those
+// algorithms' own MPI code instead (circulant_all.hpp).
 struct CaseWork {
-  double messages = 0, run_messages = 0;
+  double messages = 0, block_runs = 0;
 };
 CaseWork case_work(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes, Runner runner) {
   if (!plan::has_plan(a.collective, a.name))
@@ -40,7 +39,7 @@ CaseWork case_work(const SimRequest& req, const Algorithm& a, const Net& net, in
   const int64_t blocks = plan_blocks(a, pa, req, policy, bytes);
   const double messages = engine::plan_messages(a.collective, a.name, req.p, blocks, net.node_size()).value_or(0);
   if (runner != Runner::engine) return {messages};
-  return {messages, engine::block_run_messages(a.collective, a.name, req.p, blocks)};
+  return {messages, engine::block_runs(a.collective, a.name, req.p, blocks)};
 }
 
 std::string case_name(const SimRequest& req, const Algorithm& a) {
@@ -56,14 +55,20 @@ engine::Work algorithm_work(const SimRequest& req, const Algorithm& a, Runner ru
   const double engine_seconds = engine::engine_seconds_per_message(engine::shares_links(net), net.topology.kind);
   engine::Work work;
   if (runner == Runner::engine) work.weight = std::max(1.0, engine_seconds * engine::kEngineMessagesPerSecond);
+  // Block runs cost the engine the same on any links: each weighs its
+  // time in messages of the flat engine.
+  work.blocks_name = "block runs";
+  work.block_weight = engine::kSecondsPerBlockRun * engine::kEngineMessagesPerSecond;
   for (int64_t bytes : req.sizes) {
     const CaseWork one = case_work(req, a, net, bytes, runner);
     const double cases = runs * static_cast<double>(req.roots.size());
-    const double messages = cases * one.messages, run_messages = cases * one.run_messages;
-    // The limit weighs messages by work.weight; block runs weigh as the flat engine's messages.
-    work.messages = std::max(work.messages, messages + run_messages / work.weight);
+    const double messages = cases * one.messages, block_runs = cases * one.block_runs;
+    // The case that weighs most against the limit stands for the run.
+    if (messages * work.weight + block_runs * work.block_weight >
+        work.messages * work.weight + work.blocks * work.block_weight)
+      work.messages = messages, work.blocks = block_runs;
     work.seconds += runner == Runner::engine
-                        ? messages * engine_seconds + run_messages / engine::kEngineMessagesPerSecond
+                        ? messages * engine_seconds + block_runs * engine::kSecondsPerBlockRun
                         : static_cast<double>(req.p) * engine::kSmpiSecondsPerRank + messages * engine::kSmpiSecondsPerMessage;
   }
   return work;
