@@ -33,7 +33,8 @@ class GoalOut {
 };
 
 // `lN: send 1024b to 2 tag 0` (N = number + 1), then one `lN requires lD`
-// a dependency, in label order.
+// a dependency, the labels sorted as text (l10 before l2), as write_goal
+// has always written them.
 class TextOut : public GoalOut {
  public:
   explicit TextOut(std::ostream& out) : out_(out) {}
