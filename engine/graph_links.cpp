@@ -48,8 +48,9 @@ struct Flight {
 
 class GraphEvaluator {
  public:
-  GraphEvaluator(const plan::Plan& plan, const BlockBytes& bytes, const Machine& pf)
+  GraphEvaluator(const plan::Plan& plan, const BlockBytes& bytes, const Machine& pf, bool shared)
       : p_(plan.header.p),
+        shared_(shared),
         routes_(pf),
         eager_below_(pf.eager_below()),
         send_call_(pf.has_overheads() ? pf.send_overhead() : 0),
@@ -186,8 +187,11 @@ class GraphEvaluator {
       throw std::invalid_argument("rank " + std::to_string(r) + " sends to " + std::to_string(to) +
                                   " more messages than it receives from it; collsim verify plan says why");
     const double latency = routes_.route(routes_.node_of(r), routes_.node_of(to), route_);
+    const double size = static_cast<double>(s.cost.send_bytes) + envelope_;
     hops_.assign(route_.begin(), route_.end());
-    const FluidNetwork::FlowId f = net_.start(hops_, latency, static_cast<double>(s.cost.send_bytes) + envelope_);
+    // Alone (--contention off): a pure delay of the message's time alone.
+    const FluidNetwork::FlowId f = shared_ ? net_.start(hops_, latency, size)
+                                           : net_.start(nullptr, 0, alone_seconds(routes_, route_, latency, size), size);
     if (flights_.size() <= f) flights_.resize(f + 1);
     flights_[f] = {r, k, to, receives[nth], eager(s.cost.send_bytes)};
     ++messages_;
@@ -259,6 +263,7 @@ class GraphEvaluator {
   }
 
   int64_t p_;
+  bool shared_;  // false: every message alone (--contention off)
   platforms::Routes routes_;
   int64_t eager_below_;
   double send_call_;  // an eager send's sleep: max(o, g) with overheads
@@ -296,10 +301,10 @@ void check_graph_size(const plan::Plan& plan, int64_t max_steps) {
 }  // namespace
 
 Result evaluate_graph(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank,
-                      int64_t max_steps) {
+                      bool shared, int64_t max_steps) {
   if (!plan.header.graph) throw std::invalid_argument("a lock-step plan: evaluate or evaluate_shared time it");
   check_graph_size(plan, max_steps);
-  return GraphEvaluator(plan, block_bytes, pf).run(per_rank);
+  return GraphEvaluator(plan, block_bytes, pf, shared).run(per_rank);
 }
 
 }  // namespace collsim::engine

@@ -44,7 +44,9 @@ inline constexpr int64_t kMaxGraphSteps = int64_t{1} << 25;  // about 4 GiB held
 // Throws std::invalid_argument for a lock-step plan or a plan that does not
 // run to its end.
 // Refuses a plan of more than `max_steps` steps in all with LimitError.
+// With `shared` false, every message as if alone on its route
+// (shared_links.hpp's alone_seconds: `--contention off`).
 Result evaluate_graph(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank = false,
-                      int64_t max_steps = kMaxGraphSteps);
+                      bool shared = true, int64_t max_steps = kMaxGraphSteps);
 
 }  // namespace collsim::engine

@@ -296,15 +296,12 @@ class SharedEvaluator {
     sender.send_to = receiver.recv_from = kNone;
   }
 
-  // A message on the route in route_ as if no other shared its links: its
-  // latency, then the slowest link's whole bandwidth (SimGrid's bound for a
-  // flow alone). Returns its id (a freed one where there is one).
+  // A message on the route in route_ as if no other shared its links
+  // (alone_seconds). Returns its id (a freed one where there is one).
   uint32_t start_alone(double latency, double bytes) {
-    double bandwidth = FluidNetwork::kNever;
-    for (int64_t l : route_) bandwidth = std::min(bandwidth, routes_.link(l).bandwidth);
     uint32_t id = static_cast<uint32_t>(messages_.size());
     if (!free_ids_.empty()) id = free_ids_.back(), free_ids_.pop_back();
-    alone_.push({net_.now() + latency + (route_.empty() ? 0 : bytes / bandwidth), id});
+    alone_.push({net_.now() + alone_seconds(routes_, route_, latency, bytes), id});
     return id;
   }
 
@@ -379,6 +376,12 @@ void add_links(const platforms::Routes& routes, FluidNetwork& net) {
     net.add_link(link.bandwidth, link.sharing == platforms::Link::Sharing::fatpipe ? FluidNetwork::Sharing::fatpipe
                                                                                    : FluidNetwork::Sharing::shared);
   }
+}
+
+double alone_seconds(const platforms::Routes& routes, const std::vector<int64_t>& route, double latency, double bytes) {
+  double bandwidth = FluidNetwork::kNever;
+  for (int64_t l : route) bandwidth = std::min(bandwidth, routes.link(l).bandwidth);
+  return latency + (route.empty() ? 0 : bytes / bandwidth);
 }
 
 bool shares_links(const Machine& pf) {

@@ -46,6 +46,8 @@
 // message in flight plus 32 a hop.
 #pragma once
 
+#include <vector>
+
 #include "fluid.hpp"
 #include "loggp.hpp"
 #include "platform.hpp"
@@ -56,6 +58,12 @@ namespace collsim::engine {
 // Every link of `routes`, in order, into `net`: link l of the platform is
 // link l of the fluid network (shared here and in graph_links.hpp).
 void add_links(const platforms::Routes& routes, FluidNetwork& net);
+
+// A message of `bytes` on `route` (links of `routes`, whose latencies sum
+// to `latency`) as if no other message shared its links: its latency,
+// then the slowest link's whole bandwidth (SimGrid's bound for a flow
+// alone); an empty route is its latency. `--contention off`'s time.
+double alone_seconds(const platforms::Routes& routes, const std::vector<int64_t>& route, double latency, double bytes);
 
 // Does a plan's time on `pf` depend on shared links: bytes on the links
 // (platforms::bytes_on_links) and ranks sharing nodes, a topology, half

@@ -131,8 +131,25 @@ TEST(PlanGraph, GraphEngineRefusesPlansPastItsLimit) {
   engine::Machine net = test::alpha_beta(5e-6, 1e-9, 1e-9);
   net.nodes = 64;
   const engine::BlockBytes spans = engine::even_blocks(pl.header, 4096, 1);
-  EXPECT_NO_THROW(engine::evaluate_graph(pl, spans, net, false, 100000));
-  EXPECT_THROW(engine::evaluate_graph(pl, spans, net, false, 100), LimitError);
+  EXPECT_NO_THROW(engine::evaluate_graph(pl, spans, net, false, true, 100000));
+  EXPECT_THROW(engine::evaluate_graph(pl, spans, net, false, true, 100), LimitError);
+}
+
+// --contention off times a graph's messages alone. The root of a binomial
+// tree at p = 3 starts both of its 1 MiB rendezvous sends at once (their
+// receives are posted up front, a rendezvous send costs no overhead): with
+// its link shared each takes twice its time alone, so the two times differ
+// by one message's (m + envelope)·β.
+TEST(PlanGraphEngine, ContentionOffTimesEachMessageAlone) {
+  const plan::Plan pl = plan::overlapped(plan::build_plan(Collective::bcast, "binomial", 3, 0, 1));
+  engine::Machine net = test::alpha_beta(5e-6, 1e-9, 1e-9);
+  net.nodes = 3;
+  const int64_t m = 1 << 20;
+  const engine::BlockBytes spans = engine::even_blocks(pl.header, m, 1);
+  const double shared = engine::evaluate_graph(pl, spans, net, false, true).time;
+  const double alone = engine::evaluate_graph(pl, spans, net, false, false).time;
+  EXPECT_NEAR(shared - alone, static_cast<double>(m + net.envelope) * net.beta, 1e-12);
+  EXPECT_GT(alone, static_cast<double>(m) * net.beta);
 }
 
 // collsim run's one CSV row.

@@ -57,8 +57,8 @@ engine::Result evaluate_graph(const plan::Plan& pl, int64_t bytes, const Net& ne
                               bool per_rank, engine::EventSink* sink) {
   if (sink) throw std::invalid_argument("a graph plan tells no tracer its events");
   if (rules.set != EngineRules::Set::smpi) return evaluate_goal_export(pl, bytes, net, per_rank);
-  if (!rules.contention) throw std::invalid_argument("a graph plan is timed with its links shared: leave out --contention off");
-  return engine::evaluate_graph(pl, engine::even_blocks(pl.header, bytes, net.element), net, per_rank);
+  return engine::evaluate_graph(pl, engine::even_blocks(pl.header, bytes, net.element), net, per_rank,
+                                rules.contention);
 }
 
 // The plan's time under `rules`: the smpi rules on the harness's blocks,
