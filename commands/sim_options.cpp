@@ -146,7 +146,7 @@ platforms::Platform platform_from(const cli::po::variables_map& vm, int64_t p) {
   size_platform(vm, pf, p, preset && preset->cores_per_node > 1);
   try {
     platforms::validate(pf);
-    platforms::hostfile(pf, p);  // p must fit
+    platforms::check_fits(pf, p);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }

@@ -95,8 +95,12 @@ double all_to_all_passes(Collective c, const std::string& algorithm) {
 double block_runs(Collective c, const std::string& algorithm, int64_t p, int64_t blocks) {
   const double passes = all_to_all_passes(c, algorithm);
   if (passes == 0 || p <= 1) return 0;
-  return passes * static_cast<double>(p) *
-         static_cast<double>(plan::all_rounds_block_runs(p, std::max<int64_t>(blocks, 1)));
+  const int64_t n = std::max<int64_t>(blocks, 1);
+  // The table costs about what its messages cost the engine: past the
+  // default limit, where the messages alone refuse the case, it is not built.
+  const double messages = passes * static_cast<double>(p) * static_cast<double>(n - 1 + ceil_log2(p));
+  if (messages > kDefaultMaxEngineMessages) return 0;
+  return passes * static_cast<double>(p) * static_cast<double>(plan::all_rounds_block_runs(p, n));
 }
 
 double listed_block_numbers(Collective c, const std::string& algorithm, int64_t p, int64_t blocks) {

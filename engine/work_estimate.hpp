@@ -30,7 +30,10 @@ std::optional<double> plan_messages(Collective c, const std::string& algorithm, 
 // block runs, which grows as p² where n >= 16 (p = 16,384, n = 16: 1.6e9
 // runs, about 64 s, against 4.9e5 messages). 0 for every other plan and
 // for p <= 1. Builds the plan's table of rounds (which the plan then
-// reuses): O(p·(n + log p)).
+// reuses): O(p·(n + log p)), about what the plan's messages cost; so 0
+// also where those messages pass kDefaultMaxEngineMessages (the case is
+// refused by them unless --max-messages is raised, and then its runs are
+// not counted).
 double block_runs(Collective c, const std::string& algorithm, int64_t p, int64_t blocks);
 // Seconds the engine spends on one block run: circulant allgatherv at
 // p = 4096, n = 37 on oneported, 3.0e8 runs in 12.7 s; at p = 16,384,

@@ -318,11 +318,15 @@ void write_platform_file(std::ostream& out, const Platform& pf, const std::strin
       << "\ng " << num(pf.g) << "\n";
 }
 
-std::string hostfile(const Platform& pf, int64_t p) {
+void check_fits(const Platform& pf, int64_t p) {
   if (p < 1 || p > pf.nodes * pf.cores_per_node)
     throw std::invalid_argument("p = " + std::to_string(p) + " does not fit platform '" + pf.name + "' (" +
                                 std::to_string(pf.nodes) + " nodes x " + std::to_string(pf.cores_per_node) +
                                 " cores)");
+}
+
+std::string hostfile(const Platform& pf, int64_t p) {
+  check_fits(pf, p);
   std::string text;
   for (int64_t rank = 0; rank < p; ++rank)
     text += "node-" + std::to_string(pf.round_robin ? rank % pf.nodes : rank / pf.cores_per_node) + "\n";

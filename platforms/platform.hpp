@@ -141,5 +141,8 @@ std::string platform_xml(const Platform& pf);
 // lines into a temporary file in the current directory). Throws std::invalid_argument when p exceeds nodes ×
 // cores_per_node.
 std::string hostfile(const Platform& pf, int64_t p);
+// Throws std::invalid_argument (hostfile's message) unless p ranks fit
+// pf, without building the hostfile (p may be 2^31 − 1).
+void check_fits(const Platform& pf, int64_t p);
 
 }  // namespace collsim::platforms

@@ -128,6 +128,17 @@ TEST(WorkLimits, CirculantAllToAllBlockRunsCount) {
   EXPECT_EQ(engine::block_runs(Collective::allgatherv, "ring", 16384, 16), 0.0);
 }
 
+// Counting the block runs builds the plan's table of rounds, which costs
+// about what the messages do: where those alone pass the default limit
+// (2^28 · 28 = 7.5e9 at n = 1) the table is not built and the refusal
+// comes at once.
+TEST(WorkLimits, CirculantAllToAllPastTheLimitIsRefusedAtOnce) {
+  expect_refused({"run", "--engine", "loggp", "--platform", "oneported", "--collective", "allgatherv", "--algo",
+                  "circulant", "--p", "268435456", "--nodes", "2097152", "--cores-per-node", "128", "--intra-beta",
+                  "1e-10", "--size", "1MiB"},
+                 "7.5e+09");
+}
+
 // Its plan text lists each strided run block by block: 2 · 32768 · 32767
 // · 16 = 3.4e10 numbers (about 200 GB), each a tenth of a message, while
 // its messages are only 9.8e5.
