@@ -103,9 +103,11 @@ int plan_command(int argc, char** argv) {
     if (!a.build_with_lag) cli::reject_given(vm, {"lag"}, "is for the LogP trees; " + algo + " is not one");
     const int64_t blocks = block_count(a, vm, p);
     work.messages = engine::plan_messages(c, algo, p, blocks, node_size).value_or(0);
-    if (format == "plan")
-      work.blocks = engine::listed_block_numbers(c, algo, p, blocks), work.blocks_name = "block numbers",
+    if (format == "plan") {  // GOAL text gives sizes, not block lists
+      work.blocks = engine::listed_block_numbers(c, algo, p, blocks);
+      work.blocks_name = "block numbers";
       work.block_weight = engine::kExportMessagesPerBlockNumber;
+    }
     work.seconds = work.messages / engine::kExportMessagesPerSecond + work.blocks * engine::kExportSecondsPerBlockNumber;
     engine::check_work(work, sim::max_messages(vm, engine::kDefaultMaxExportMessages),
                        std::string("the plan of ") + collective_name(c) + " " + algo + " at p = " + std::to_string(p));

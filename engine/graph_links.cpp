@@ -188,10 +188,13 @@ class GraphEvaluator {
                                   " more messages than it receives from it; collsim verify plan says why");
     const double latency = routes_.route(routes_.node_of(r), routes_.node_of(to), route_);
     const double size = static_cast<double>(s.cost.send_bytes) + envelope_;
-    hops_.assign(route_.begin(), route_.end());
-    // Alone (--contention off): a pure delay of the message's time alone.
-    const FluidNetwork::FlowId f = shared_ ? net_.start(hops_, latency, size)
-                                           : net_.start(nullptr, 0, alone_seconds(routes_, route_, latency, size), size);
+    FluidNetwork::FlowId f;
+    if (shared_) {
+      hops_.assign(route_.begin(), route_.end());
+      f = net_.start(hops_, latency, size);
+    } else {  // --contention off: a pure delay of the message's time alone
+      f = net_.start(nullptr, 0, alone_seconds(routes_, route_, latency, size), size);
+    }
     if (flights_.size() <= f) flights_.resize(f + 1);
     flights_[f] = {r, k, to, receives[nth], eager(s.cost.send_bytes)};
     ++messages_;

@@ -82,12 +82,13 @@ std::optional<double> plan_messages(Collective c, const std::string& algorithm, 
 
 namespace {
 
-// The passes of the circulant all-to-all rounds a plan runs (allreduce:
-// a reduce-scatter and an allgather), 0 for every other plan.
+// The passes of circulant_plans.hpp's all-to-all rounds a plan runs, as its
+// registry shape says (all_to_all: one; all_to_all_twice: the allreduce's
+// reduce-scatter and allgather); 0 for every other plan.
 double all_to_all_passes(Collective c, const std::string& algorithm) {
-  if (algorithm != "circulant") return 0;
-  if (c == Collective::allreduce) return 2;
-  return c == Collective::allgatherv || c == Collective::reduce_scatter ? 1 : 0;
+  if (!plan::has_plan(c, algorithm)) return 0;
+  const plan::MessageShape shape = plan::find_plan_algorithm(c, algorithm).shape;
+  return shape == plan::MessageShape::all_to_all ? 1 : shape == plan::MessageShape::all_to_all_twice ? 2 : 0;
 }
 
 }  // namespace
@@ -98,8 +99,7 @@ double block_runs(Collective c, const std::string& algorithm, int64_t p, int64_t
   const int64_t n = std::max<int64_t>(blocks, 1);
   // The table costs about what its messages cost the engine: past the
   // default limit, where the messages alone refuse the case, it is not built.
-  const double messages = passes * static_cast<double>(p) * static_cast<double>(n - 1 + ceil_log2(p));
-  if (messages > kDefaultMaxEngineMessages) return 0;
+  if (plan_messages(c, algorithm, p, n).value_or(0) > kDefaultMaxEngineMessages) return 0;
   return passes * static_cast<double>(p) * static_cast<double>(plan::all_rounds_block_runs(p, n));
 }
 
@@ -131,7 +131,9 @@ std::string describe(const Work& w) {
   return "about " + count_text(w.messages) + " messages" + weight + blocks + ", expected " + duration_text(w.seconds);
 }
 
-bool within(const Work& w, double limit) { return w.messages * w.weight + w.blocks * w.block_weight <= limit; }
+double weighed_messages(const Work& w) { return w.messages * w.weight + w.blocks * w.block_weight; }
+
+bool within(const Work& w, double limit) { return weighed_messages(w) <= limit; }
 
 void check_work(const Work& w, double limit, const std::string& what) {
   if (within(w, limit)) return;

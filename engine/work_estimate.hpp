@@ -41,6 +41,13 @@ double block_runs(Collective c, const std::string& algorithm, int64_t p, int64_t
 // 4.9e5 messages).
 inline constexpr double kSecondsPerBlockRun = 42e-9;
 
+// The block numbers `collsim plan --format plan` writes for the circulant
+// all-to-all plans: a strided run of blocks (n >= 2) is written block by
+// block, and each rank sends and receives every other rank's n blocks a
+// pass, 2·p·(p − 1)·n numbers (p = 16,384, n = 16: 8.6e9 numbers, about
+// 49 GB). 0 for every other plan and for n = 1, whose runs are ranges "a-b".
+double listed_block_numbers(Collective c, const std::string& algorithm, int64_t p, int64_t blocks);
+
 // Rates measured on the development machine (2 shared cores, Release build,
 // load about 1), wall time of the whole command:
 //   plan engine (run --engine loggp, default platform loggp, 1 MiB):
@@ -93,13 +100,6 @@ inline constexpr double kExportMessagesPerSecond = 1.5e6;
 //   in 5.6 s.
 inline constexpr double kExportMessagesPerBlockNumber = 0.1;
 inline constexpr double kExportSecondsPerBlockNumber = 42e-9;
-
-// The block numbers `collsim plan --format plan` writes for the circulant
-// all-to-all plans: a strided run of blocks (n >= 2) is written block by
-// block, and each rank sends and receives every other rank's n blocks a
-// pass, 2·p·(p − 1)·n numbers (p = 16,384, n = 16: 8.6e9 numbers, about
-// 49 GB). 0 for every other plan and for n = 1, whose runs are ranges "a-b".
-double listed_block_numbers(Collective c, const std::string& algorithm, int64_t p, int64_t blocks);
 //   SMPI (results/scale/summary.csv, scale mode, alphabeta, 1 MiB): a rank
 //     costs about 1.3 ms by itself (bcast binomial p = 16384: 22 s for
 //     16,383 messages) and a message about 35 us (reduce ring p = 1024:
@@ -150,7 +150,10 @@ std::string count_text(double n);
 // refusal or a warning.
 std::string describe(const Work& w);
 
-// Is w within `limit` (its messages times their weight)?
+// What w weighs against a limit: its messages times their weight, plus
+// its block work times block_weight.
+double weighed_messages(const Work& w);
+// Is w within `limit` (weighed_messages)?
 bool within(const Work& w, double limit);
 
 // Throws LimitError (exit 4) when w is not within `limit`: one line

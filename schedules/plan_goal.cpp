@@ -30,6 +30,8 @@ class GoalOut {
   virtual ~GoalOut() = default;
   // Appends `op`, which requires the rank's operations `after`; returns its number.
   virtual int64_t add(const goal::Op& op, const std::vector<int64_t>& after) = 0;
+  // False once a write has failed: the walk stops there.
+  virtual bool good() const { return true; }
 };
 
 // `lN: send 1024b to 2 tag 0` (N = number + 1), then one `lN requires lD`
@@ -47,6 +49,7 @@ class TextOut : public GoalOut {
     for (const std::string& d : labels) out_ << label << " requires " << d << "\n";
     return written_ - 1;
   }
+  bool good() const override { return bool(out_); }
 
  private:
   static std::string text(const goal::Op& op) {
@@ -152,14 +155,13 @@ class RankWriter {
   }
 };
 
-// Every step of rank r through `out`, one at a time (as write_plan);
-// `more` false ends the walk (a failed output).
-template <class More>
-void write_rank(GoalOut& out, const Plan& plan, int64_t r, int64_t bytes, More more) {
+// Every step of rank r through `out`, one at a time (as write_plan), until
+// the steps end or a write fails.
+void write_rank(GoalOut& out, const Plan& plan, int64_t r, int64_t bytes) {
   RankWriter writer(out, plan.header, bytes);
   const StepSource next = plan.source(r);
   int64_t k = 0;
-  for (Step s; more() && next(s); ++k) writer.step(s, k);
+  for (Step s; out.good() && next(s); ++k) writer.step(s, k);
 }
 
 }  // namespace
@@ -172,7 +174,7 @@ void write_goal(std::ostream& out, const Plan& plan, int64_t bytes, const std::s
   for (int64_t r = 0; r < plan.header.p && out; ++r) {
     out << "\nrank " << r << " {\n";
     TextOut text(out);
-    write_rank(text, plan, r, bytes, [&out] { return bool(out); });
+    write_rank(text, plan, r, bytes);
     out << "}\n";
   }
 }
@@ -183,7 +185,7 @@ goal::Schedule goal_schedule(const Plan& plan, int64_t bytes) {
   s.first_op.push_back(0);
   for (int64_t r = 0; r < plan.header.p; ++r) {
     ScheduleOut ops(s);
-    write_rank(ops, plan, r, bytes, [] { return true; });
+    write_rank(ops, plan, r, bytes);
     ops.close();
   }
   return s;

@@ -62,14 +62,14 @@ engine::Work algorithm_work(const SimRequest& req, const Algorithm& a, Runner ru
   for (int64_t bytes : req.sizes) {
     const CaseWork one = case_work(req, a, net, bytes, runner);
     const double cases = runs * static_cast<double>(req.roots.size());
-    const double messages = cases * one.messages, block_runs = cases * one.block_runs;
+    engine::Work size = work;
+    size.messages = cases * one.messages, size.blocks = cases * one.block_runs;
     // The case that weighs most against the limit stands for the run.
-    if (messages * work.weight + block_runs * work.block_weight >
-        work.messages * work.weight + work.blocks * work.block_weight)
-      work.messages = messages, work.blocks = block_runs;
+    if (engine::weighed_messages(size) > engine::weighed_messages(work)) work.messages = size.messages, work.blocks = size.blocks;
     work.seconds += runner == Runner::engine
-                        ? messages * engine_seconds + block_runs * engine::kSecondsPerBlockRun
-                        : static_cast<double>(req.p) * engine::kSmpiSecondsPerRank + messages * engine::kSmpiSecondsPerMessage;
+                        ? size.messages * engine_seconds + size.blocks * engine::kSecondsPerBlockRun
+                        : static_cast<double>(req.p) * engine::kSmpiSecondsPerRank +
+                              size.messages * engine::kSmpiSecondsPerMessage;
   }
   return work;
 }
