@@ -18,7 +18,8 @@
 # simulated clock, and without it in the batch they give the old times to
 # the last digit; and again with logp-tree-pipeline, 432 cases: 8 bcast
 # cases after it moved by 0.001 us, and without it in the batch p = 7
-# gives the old times to the last digit).
+# gives the old times to the last digit); and the 9 reduce
+# logp-tree-pipeline cases appended, 441 cases (the other 432 unchanged).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # COLLSIM (and COLLSIM_SMPI_LIB, which collsim reads) select another build,

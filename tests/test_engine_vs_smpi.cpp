@@ -355,6 +355,25 @@ TEST(LogPTreePipeline, AlphabetaTakesTheBoundedTreesRounds) {
   }
 }
 
+// The pipelined LogP reduction, the broadcast pipeline above run backwards:
+// the same bounded tree (lag 1, 16 blocks: d = 2, 38 rounds), each round
+// now a block's message and its fold, α + (65,536 + 16)β + 65,536γ =
+// 5 + 65.552 + 65.536 µs: 5,171.344 µs in SMPI and the engine, rank order
+// kept (matmul), at root 0; at root 63 rank 0 then sends the whole result
+// on, α + (1 MiB + 16)β = 1,053.592 µs more.
+TEST(LogPTreePipeline, AlphabetaReduceTakesTheSameRoundsWithTheFold) {
+  const double at_root0_us = 38 * (5 + 65.552 + 65.536), sent_on_us = 5 + 1048.592;
+  for (const char* engine : {"smpi", "loggp"})
+    for (const auto& [root, by_hand_us] : {std::pair{"0", at_root0_us}, std::pair{"63", at_root0_us + sent_on_us}}) {
+      const auto rows = rows_by_bytes({"--collective", "reduce", "--algo", "logp-tree-pipeline", "--p", "64", "--size",
+                                       "1MiB", "--blocks", "16", "--platform", "alphabeta", "--op", "matmul",
+                                       "--root", root, "--engine", engine});
+      ASSERT_EQ(rows.size(), 1u) << engine;
+      EXPECT_TRUE(rows.begin()->second.correct) << engine << " root " << root;
+      EXPECT_NEAR(rows.begin()->second.time_us, by_hand_us, 1e-5 * by_hand_us) << engine << " root " << root;
+    }
+}
+
 // GOAL in SMPI (issue 34, item 6): our binomial bcast and recursive-doubling
 // allreduce at p = 64, 1 KiB, exported as GOAL (the shapes of Schedgen's
 // binomialtreebcast and allreduce_recdoub), run in SMPI by the GOAL

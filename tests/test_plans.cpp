@@ -251,6 +251,7 @@ std::optional<int64_t> expected_rounds(Collective c, const std::string& name, in
   }
   if (name == "binary-tree") return c == Collective::reduce ? q + (root != 0) : 2 * q;
   if (name == "logp-tree") return q + (root != 0);  // reduce, at lag 1: the binomial rounds, then to the root
+  if (name == "logp-tree-pipeline" && n == 1) return q + (root != 0);  // reduce: one block, the whole tree's rounds
   if (name == "recursive-doubling") return log2_floor(p) + (odd ? (c == Collective::reduce ? 1 : 2) : 0);
   if (name == "ring") return 2 * (p - 1);  // reduce: the root's p − 1 receives after the reduce-scatter
   if (name == "halving-doubling") return 2 * log2_floor(p) + (odd ? (c == Collective::reduce ? 2 : 3) : 0);

@@ -61,6 +61,17 @@ inline Step with_recv(Step s, int64_t from, BlockList blocks, Combine combine = 
   return s;
 }
 
+// A reduction's result, computed at rank 0, moved to another root: rank 0
+// sends it whole and the root receives it (reduce binary-tree, logp-tree
+// and logp-tree-pipeline keep rank order this way, one message more).
+inline void result_to_root(int64_t rank, int64_t root, int64_t blocks, Step& s) {
+  if (root == 0) return;
+  if (rank == 0)
+    set_send(s, root, all_blocks(blocks));
+  else if (rank == root)
+    set_recv(s, 0, all_blocks(blocks));
+}
+
 // A plan's header: collective c, p ranks, root, B blocks, rank order kept.
 inline Header header(Collective c, int64_t p, int64_t root, int64_t blocks) { return {c, p, root, blocks, false}; }
 inline Header bcast_header(int64_t p, int64_t root, int64_t blocks) { return header(Collective::bcast, p, root, blocks); }
@@ -103,6 +114,26 @@ struct TreeNode {
 };
 
 StepSource tree_pipeline_source(const Rooted& ranks, const TreeNode& node, int64_t n);
+
+// The pipeline up a fixed tree (tree_plans.cpp; reduce binary-tree-pipeline
+// and logp-tree-pipeline), one node of it, on real ranks: a rank takes
+// block j from each child in turn, folding it in on the child's side (a
+// child below the rank on the left, above it on the right), and sends its
+// block j − 1 up with the first of those receives, as the broadcast
+// pipeline pairs its receive with the last send. Rank order is kept when
+// each child's subtree is the range of ranks next to what the rank holds
+// at that point (children in fold order). A leaf sends blocks 0 .. n − 1,
+// one step each.
+//
+//   rank 3 with children 1 (ranks 1-2) and 5 (ranks 4-6), n = 2:
+//     step 0: recv b0 from 1 left
+//     step 1: recv b0 from 5 right
+//     step 2: recv b1 from 1 left   + send b0 up
+//     step 3: recv b1 from 5 right
+//     step 4: send b1 up
+// Streamed: round j·k + c is block j's receive from child c, round n·k the
+// last send.
+StepSource tree_reduce_pipeline_source(int64_t rank, const TreeNode& node, int64_t n);
 
 // Step i of a two-tree step plan (two_tree_steps.hpp) as a plan step, left
 // empty where the rank is idle then; with `reduces` a received block folds

@@ -1,5 +1,6 @@
 // Tree plans several algorithms share: the pipeline down a fixed tree
-// (bcast linear-pipeline, binary-tree-pipeline) and the binomial broadcast
+// (bcast linear-pipeline, binary-tree-pipeline, logp-tree-pipeline), the
+// pipeline up one (reduce binary-tree-pipeline, logp-tree-pipeline) and the binomial broadcast
 // (bcast binomial, allreduce binary-tree). A plan lists each rank's
 // messages in the order its MPI calls complete: an MPI_Send or MPI_Recv is
 // one step, an MPI_Sendrecv one step with both. The MPI code sends nothing
@@ -29,6 +30,22 @@ StepSource tree_pipeline_source(const Rooted& ranks, const TreeNode& node, int64
     const bool next = has_parent && j + 1 < n && c == k - 1;
     if (kids > 0) s = send_step(ranks.real(node.children[static_cast<size_t>(c)]), {j});
     if (next) s = with_recv(std::move(s), ranks.real(node.parent), {j + 1});
+  });
+}
+
+// tree_reduce_pipeline_source (plan_families.hpp).
+StepSource tree_reduce_pipeline_source(int64_t rank, const TreeNode& node, int64_t n) {
+  const int64_t k = static_cast<int64_t>(node.children.size());
+  const bool up = node.parent >= 0;
+  const int64_t end = k == 0 ? n : n * k + (up ? 1 : 0);
+  return rounds(0, end, [rank, node, n, k, up](int64_t i, Step& s) {
+    if (k == 0) return set_send(s, node.parent, {i});
+    const int64_t j = i / k, c = i % k;
+    if (up && c == 0 && j > 0) set_send(s, node.parent, {j - 1});
+    if (j < n) {
+      const int64_t child = node.children[static_cast<size_t>(c)];
+      set_recv(s, child, {j}, child < rank ? Combine::left : Combine::right);
+    }
   });
 }
 

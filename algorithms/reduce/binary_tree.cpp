@@ -59,9 +59,10 @@ Plan reduce_binary_tree(int64_t p, int64_t root, int64_t blocks) {
   return streamed(header(Collective::reduce, p, root, blocks), [=](int64_t rank) {
     const TreeReduce tree{p, blocks, rank};
     return rounds(0, tree.rounds() + 1, [=](int64_t i, Step& s) {
-      if (i < tree.rounds()) tree(i, s);
-      else if (root != 0 && rank == 0) set_send(s, root, all_blocks(blocks));
-      else if (root != 0 && rank == root) set_recv(s, 0, all_blocks(blocks));
+      if (i < tree.rounds())
+        tree(i, s);
+      else
+        result_to_root(rank, root, blocks, s);
     });
   });
 }

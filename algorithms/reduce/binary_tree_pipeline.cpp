@@ -74,21 +74,10 @@ InorderNode inorder_node(int64_t p, int64_t root, int64_t rank) {
 Plan reduce_binary_tree_pipeline(int64_t p, int64_t root, int64_t blocks) {
   return streamed(header(Collective::reduce, p, root, blocks), [=](int64_t rank) {
     const InorderNode node = inorder_node(p, root, rank);
-    std::array<int64_t, 2> children{};
-    int64_t k = 0;
+    TreeNode tree{node.parent, {}};
     for (int64_t child : {node.left, node.right})
-      if (child >= 0) children[static_cast<size_t>(k++)] = child;
-    const bool up = node.parent >= 0;
-    const int64_t n = blocks, end = k == 0 ? n : n * k + (up ? 1 : 0);
-    return rounds(0, end, [=](int64_t i, Step& s) {
-      if (k == 0) return set_send(s, node.parent, {i});
-      const int64_t j = i / k, c = i % k;
-      if (up && c == 0 && j > 0) set_send(s, node.parent, {j - 1});
-      if (j < n) {
-        const int64_t child = children[static_cast<size_t>(c)];
-        set_recv(s, child, {j}, child < rank ? Combine::left : Combine::right);
-      }
-    });
+      if (child >= 0) tree.children.push_back(child);
+    return tree_reduce_pipeline_source(rank, tree, blocks);
   });
 }
 

@@ -52,10 +52,8 @@ Plan reduce_logp_tree(int64_t p, int64_t root, int64_t blocks, double lag) {
         set_recv(s, children[static_cast<size_t>(i)], all_blocks(blocks), Combine::right);
       else if (i == kids && parent >= 0)
         set_send(s, parent, all_blocks(blocks));
-      else if (i == kids + 1 && root != 0 && rank == 0)
-        set_send(s, root, all_blocks(blocks));
-      else if (i == kids + 1 && root != 0 && rank == root)
-        set_recv(s, 0, all_blocks(blocks));
+      else if (i == kids + 1)
+        result_to_root(rank, root, blocks, s);
     });
   });
 }
