@@ -6,7 +6,7 @@
 # run --engine loggp` on the same platform, joined cell by cell.
 #
 #   scripts/engine_vs_smpi.sh [--quick] [--out DIR] [--join DIR,DIR] [--shapes A,B] [--sizes LIST]
-#                             [--collectives A,B] [--timeout S]
+#                             [--collectives A,B] [--algos A,B] [--timeout S]
 #
 # --quick      small p (16 ranks, 4 x 4 nodes; 64 on the fat tree so that it
 #              has two leaves): what CI can afford, a few minutes
@@ -19,6 +19,8 @@
 #              variants of the 1,024-rank shapes run only when named here)
 # --sizes      instead of 4KiB,64KiB,1MiB (collsim's --size list syntax)
 # --collectives  only these collectives
+# --algos      only these algorithms (registry names; in every collective
+#              that has them), e.g. the rows added since the table was made
 # --timeout S  wall-clock limit of one `collsim run` (default 3600); a run
 #              past it is a `smpi-timeout` cell, not the end of the table
 #
@@ -30,17 +32,17 @@
 # ratios say: the table is the instrument, tests/test_engine_vs_smpi.cpp the
 # check. Needs a built collsim (build/cli/collsim, or $COLLSIM).
 set -euo pipefail
-usage="usage: $0 [--quick] [--out DIR] [--join DIR,DIR] [--shapes A,B] [--sizes LIST] [--collectives A,B] [--timeout S]"
+usage="usage: $0 [--quick] [--out DIR] [--join DIR,DIR] [--shapes A,B] [--sizes LIST] [--collectives A,B] [--algos A,B] [--timeout S]"
 cd "$(dirname "$0")/.."
 collsim=${COLLSIM:-./build/cli/collsim}
 # shellcheck source=scripts/algorithm_names.sh
 . scripts/algorithm_names.sh
 
-quick=0 out="" join="" only_shapes="" sizes="4KiB,64KiB,1MiB" only_collectives="" limit=3600
+quick=0 out="" join="" only_shapes="" sizes="4KiB,64KiB,1MiB" only_collectives="" only_algos="" limit=3600
 while (($#)); do
   case "$1" in
     --quick) quick=1; shift ;;
-    --out | --join | --shapes | --sizes | --collectives | --timeout)
+    --out | --join | --shapes | --sizes | --collectives | --algos | --timeout)
       (($# >= 2)) || { echo "$1 needs a value; $usage" >&2; exit 2; }
       case "$1" in
         --out) out=$2 ;;
@@ -48,6 +50,7 @@ while (($#)); do
         --shapes) only_shapes=$2 ;;
         --sizes) sizes=$2 ;;
         --collectives) only_collectives=$2 ;;
+        --algos) only_algos=$2 ;;
         --timeout) limit=$2 ;;
       esac
       shift 2 ;;
@@ -114,6 +117,7 @@ plan_algorithms() {
   for c in bcast reduce allreduce reduce_scatter allgatherv scan exscan; do
     wanted "$c" "$only_collectives" || continue
     for a in $(algorithm_names "$collsim" "$c" ours); do
+      wanted "$a" "$only_algos" || continue
       "$collsim" verify plan --collective "$c" --algo "$a" --p 4 --quiet >/dev/null 2>&1 && echo "$c $a"
     done
   done
@@ -246,7 +250,7 @@ listing=1 seen_shapes=()
 if ((quick)); then shapes_quick; else shapes_full; fi
 ((${#seen_shapes[@]})) || { echo "no shape named in --shapes '$only_shapes'" >&2; exit 2; }
 algorithms=$(plan_algorithms)
-[[ -n "$algorithms" ]] || { echo "no algorithm with a plan (--collectives '$only_collectives'?)" >&2; exit 2; }
+[[ -n "$algorithms" ]] || { echo "no algorithm with a plan (--collectives '$only_collectives', --algos '$only_algos'?)" >&2; exit 2; }
 listing=0
 mkdir -p "$out"
 table="$out/engine_vs_smpi.csv" errors="$out/errors.txt"
