@@ -32,14 +32,12 @@
 #include "algorithm.hpp"
 #include "logp_tree.hpp"
 #include "plan_families.hpp"
+#include "tree_pipeline.hpp"
 
 namespace collsim::sim {
 
 double model_bcast_logp_tree_pipeline(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
-  if (bytes == 0 || p < 2) return 0;
-  const int64_t block = net.block_bytes(bytes, blocks);
-  const double lag = net.tree_lag(block);
-  return pipeline_degree(p, lag, blocks).time * net.tree_gap(block);
+  return logp_tree_pipeline_model(net, p, bytes, blocks, false);
 }
 
 }  // namespace collsim::sim

@@ -19,4 +19,11 @@ namespace collsim::sim {
 // c(n − 1)T + longest·T with T = net.message(⌈m/n⌉); 0 for p = 1 or m = 0.
 double tree_pipeline_model(const Net& net, int64_t bytes, int64_t blocks, int root_children, int64_t longest_path);
 
+// The LogP tree's pipeline (logp_tree.hpp, "Pipeline"), down it (bcast
+// logp-tree-pipeline) or up it (reduce logp-tree-pipeline, `combines`: the
+// lag and gap of a block with its ⊕): the bound pipeline_degree picks for
+// n blocks, its pipeline_time(n) in gaps times the gap of one block
+// (Net::tree_lag, Net::tree_gap); 0 for p = 1 or m = 0.
+double logp_tree_pipeline_model(const Net& net, int64_t p, int64_t bytes, int64_t blocks, bool combines);
+
 }  // namespace collsim::sim

@@ -39,9 +39,8 @@ namespace collsim::plan {
 // ranks below it and above it each a balanced in-order tree under their
 // middle rank, so every subtree is a range of consecutive ranks and a rank
 // folds its left child's range in on the left, its right child's on the
-// right. A rank takes block j from each child in turn and sends its block
-// j − 1 up with the first of them (one sendrecv), as the broadcast pipeline
-// does downwards:
+// right. The steps are the pipeline up a fixed tree
+// (tree_reduce_pipeline_source, plan_families.hpp) on this tree:
 //   p = 7, root 0:   0          rank 3, n = 2: recv b0 from 1 left |
 //                    |                         recv b0 from 5 right |
 //                    3                         send b0 to 0 + recv b1 from 1 left |

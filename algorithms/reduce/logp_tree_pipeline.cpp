@@ -40,14 +40,12 @@
 #include "logp_tree.hpp"
 #include "node_plans.hpp"
 #include "plan_families.hpp"
+#include "tree_pipeline.hpp"
 
 namespace collsim::sim {
 
 double model_reduce_logp_tree_pipeline(const Net& net, int64_t p, int64_t bytes, int64_t blocks) {
-  if (bytes == 0 || p < 2) return 0;
-  const int64_t block = net.block_bytes(bytes, blocks);
-  const double lag = net.tree_lag(block, true);
-  return pipeline_degree(p, lag, blocks).time * net.tree_gap(block, true);
+  return logp_tree_pipeline_model(net, p, bytes, blocks, true);
 }
 
 }  // namespace collsim::sim
