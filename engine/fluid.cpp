@@ -72,6 +72,7 @@ FluidNetwork::FlowId FluidNetwork::start(const LinkId* route, size_t hops, doubl
   // comm_action_set_variable: penalty 0 (disabled) during the latency, then
   // the latency; a route without latency starts at once with penalty 1.0.
   f.penalty = latency > 0 ? latency : 1.0;
+  f.solo = distinct == 1 && may_go_solo(route[0], f.penalty);
   // comm_action_set_bounds: the slowest link's bandwidth (TCP-gamma 1e30
   // makes gamma / (2 · latency) larger than any bandwidth).
   f.bound = -1;
@@ -85,6 +86,16 @@ FluidNetwork::FlowId FluidNetwork::start(const LinkId* route, size_t hops, doubl
   // The latency event is in the heap before the links are expanded
   // (comm_action_set_variable, then comm_action_expand_constraints).
   if (latency > 0) heap_set(id, latency + now_);
+  if (f.solo) {
+    hops_of(f)[0] = Hop{route[0], kNone, kNone, id, 1.0};
+    f.hops = 1;
+    join_fatpipes(id, true);
+    if (f.phase == Phase::transmitting) {
+      f.rate = solo_rate(f);
+      heap_set(id, completion_date(f));
+    }
+    return id;
+  }
   f.hops = 0;
   for (size_t i = 0; i < hops; ++i) {
     Flow& g = flows_[id];
@@ -101,13 +112,101 @@ FluidNetwork::FlowId FluidNetwork::start(const LinkId* route, size_t hops, doubl
     if (g.phase == Phase::transmitting) enable(g.hop_begin + g.hops - 1);
     mark_modified(route[i]);
   }
+  join_fatpipes(id, false);
   modified_ = true;
   return id;
+}
+
+// A flow whose route is one FATPIPE link on which every flow in flight has
+// its penalty gets the same rate from every solve, whoever comes and goes:
+// the level bandwidth / (1/p), so x / p, or its bound where bound · p < x
+// (a node's loopback, which only the node's own messages cross, all with
+// its latency). Such a flow goes "solo": it never enters the solver or
+// the modified set, its rate is that one (solo_rate) and its completion
+// date is set once, at its latency's end. SimGrid re-dates it at each solve
+// of its link (now + remains / rate, the same date up to rounding) and
+// solves its link once at each start, latency end and completion there:
+// the saving. A flow of another kind on the link (another penalty, or a
+// route of several links) brings its solo flows into the solver first.
+bool FluidNetwork::may_go_solo(LinkId l, double penalty) const {
+  const Link& link = links_[l];
+  return link.sharing == Sharing::fatpipe && link.solved == 0 && (link.solo == 0 || link.solo_penalty == penalty);
+}
+
+void FluidNetwork::join_fatpipes(FlowId id, bool solo) {
+  const Flow& f = flows_[id];
+  for (uint32_t i = 0; i < f.hops; ++i) {
+    const uint32_t hop = f.hop_begin + i;
+    Link& link = links_[hop_pool_[hop].link];
+    if (link.sharing != Sharing::fatpipe) continue;
+    if (!solo) {
+      if (link.solo > 0) unsolo(hop_pool_[hop].link);
+      ++link.solved;
+      continue;
+    }
+    link.solo_penalty = f.penalty;
+    ++link.solo;
+    Hop& h = hop_pool_[hop];
+    h.prev = kNone;
+    h.next = link.solo_head;
+    if (link.solo_head != kNone) hop_pool_[link.solo_head].prev = hop;
+    link.solo_head = hop;
+  }
+}
+
+void FluidNetwork::leave_fatpipes(FlowId id) {
+  const Flow& f = flows_[id];
+  for (uint32_t i = 0; i < f.hops; ++i) {
+    const uint32_t hop = f.hop_begin + i;
+    Link& link = links_[hop_pool_[hop].link];
+    if (link.sharing != Sharing::fatpipe) continue;
+    if (!f.solo) {
+      --link.solved;
+      continue;
+    }
+    --link.solo;
+    const Hop& h = hop_pool_[hop];
+    (h.prev != kNone ? hop_pool_[h.prev].next : link.solo_head) = h.next;
+    if (h.next != kNone) hop_pool_[h.next].prev = h.prev;
+  }
+}
+
+// The solo flows of link l join the solver, transmitting ones enabled
+// oldest first (the link's list is newest first, as if they had always
+// been there) with the rate they had, which the next solve brings up to
+// date.
+void FluidNetwork::unsolo(LinkId l) {
+  Link& link = links_[l];
+  unsolo_hops_.clear();
+  for (uint32_t e = link.solo_head; e != kNone; e = hop_pool_[e].next) unsolo_hops_.push_back(e);
+  link.solo_head = kNone;
+  link.solo = 0;
+  for (auto e = unsolo_hops_.rbegin(); e != unsolo_hops_.rend(); ++e) {
+    Flow& f = flows_[hop_pool_[*e].flow];
+    f.solo = false;
+    ++link.solved;
+    if (f.phase == Phase::transmitting) enable(*e);
+  }
+  mark_modified(l);
+  modified_ = true;
+}
+
+// What MaxMin::maxmin_solve gives a solo flow (see may_go_solo).
+double FluidNetwork::solo_rate(const Flow& f) const {
+  const double bandwidth = links_[hop_pool_[f.hop_begin].link].bandwidth;
+  const double level = bandwidth / (1.0 / f.penalty);
+  return f.bound * f.penalty < level ? f.bound : level / f.penalty;
+}
+
+// Model::next_occurring_event_lazy: the date if nothing changes.
+double FluidNetwork::completion_date(const Flow& f) const {
+  return f.remains > 0 ? (f.rate > 0 ? now_ + f.remains / f.rate : kNever) : now_;
 }
 
 void FluidNetwork::release(FlowId id) {
   Flow& f = flows_[id];
   if (heap_pos_[id] != kNone) heap_remove(id);
+  leave_fatpipes(id);
   free_hops_[f.hops].push_back(f.hop_begin);
   f.phase = Phase::free;
   free_flows_.push_back(id);
@@ -202,6 +301,11 @@ void FluidNetwork::handle_events(std::vector<Finished>& finished) {
     if (f.phase == Phase::latency && f.hops > 0) {
       f.phase = Phase::transmitting;
       f.last_update = now_;
+      if (f.solo) {  // its completion date, as SimGrid's next solve sets it
+        f.rate = solo_rate(f);
+        solo_transmitting_.push_back(id);
+        continue;
+      }
       for (uint32_t i = 0; i < f.hops; ++i) enable(f.hop_begin + i);
       mark_modified(hops_of(f)[0].link);
       modified_ = true;
@@ -209,11 +313,13 @@ void FluidNetwork::handle_events(std::vector<Finished>& finished) {
     }
     finishing_.push_back(id);
   }
+  for (const FlowId id : solo_transmitting_) heap_set(id, completion_date(flows_[id]));
+  solo_transmitting_.clear();
   // EngineImpl::handle_ended_actions, after the step: each finished flow's
   // variable is freed (System::var_free marks its first link first).
   for (const FlowId id : finishing_) {
     Flow& f = flows_[id];
-    if (f.phase == Phase::transmitting) {
+    if (f.phase == Phase::transmitting && !f.solo) {
       mark_modified(hops_of(f)[0].link);
       for (uint32_t i = 0; i < f.hops; ++i) disable(f.hop_begin + i);
     }
@@ -284,8 +390,7 @@ void FluidNetwork::solve_modified() {
   for (const FlowId id : solved_flows_) {
     Flow& f = flows_[id];
     if (!f.fixed) throw std::logic_error("FluidNetwork: a flow left unfixed by the solve");
-    // Model::next_occurring_event_lazy: the date if nothing changes.
-    const double date = f.remains > 0 ? (f.rate > 0 ? now_ + f.remains / f.rate : kNever) : now_;
+    const double date = completion_date(f);
     if (rebuild)
       heap_store(id, date);
     else

@@ -134,6 +134,22 @@ TEST(Fluid, AFatpipeFlowThatReachesItsBoundFirstLeavesTheOthersTheirs) {
   EXPECT_NEAR(net.rate(b), kGB, 1e-3);
 }
 
+TEST(Fluid, AFatpipeFlowOfAnotherLatencyJoiningTakesTheOthersIntoTheSolve) {
+  // a (1 µs) is alone on the fatpipe, so it is never solved (a "solo"
+  // flow: may_go_solo). b (2 µs) starts while a transmits: from b's latency
+  // end both are solved, the fatpipe's level 1e9 / (1 / 1 µs) gives a the
+  // whole bandwidth and b half of it until a ends, then b all of it. Left
+  // out of the solve, a would leave b the whole bandwidth (1,502 µs).
+  ASSERT_FALSE(kGB * (1 * kUs) < kGB / (1 / (1 * kUs)));
+  FluidNetwork net;
+  const auto pipe = net.add_link(kGB, Sharing::fatpipe);
+  const auto end = replay(net, {{0, {pipe}, 1 * kUs, 1e6}, {500 * kUs, {pipe}, 2 * kUs, 1e6}});
+  const double a_end = 1 * kUs + 1e6 / kGB;
+  EXPECT_NEAR(end[0], a_end, rel(1e-3));
+  const double b_sent = 0.5 * kGB * (a_end - 502 * kUs);
+  EXPECT_NEAR(end[1], a_end + (1e6 - b_sent) / kGB, rel(2e-3));
+}
+
 TEST(Fluid, MaxMinGivesTheRestToTheFlowNotBottleneckedElsewhere) {
   FluidNetwork net;
   const auto shared = net.add_link(kGB, Sharing::shared), slow = net.add_link(0.2 * kGB, Sharing::shared);
