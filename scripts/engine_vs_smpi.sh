@@ -5,8 +5,8 @@
 # plan), at 4 KiB, 64 KiB and 1 MiB, `collsim run --engine smpi` and `collsim
 # run --engine loggp` on the same platform, joined cell by cell.
 #
-#   scripts/engine_vs_smpi.sh [--quick] [--out DIR] [--join DIR,DIR] [--shapes A,B] [--sizes LIST]
-#                             [--collectives A,B] [--algos A,B] [--timeout S]
+#   scripts/engine_vs_smpi.sh [--quick] [--out DIR] [--join DIR,DIR] [--engine-only] [--shapes A,B]
+#                             [--sizes LIST] [--collectives A,B] [--algos A,B] [--timeout S]
 #
 # --quick      small p (16 ranks, 4 x 4 nodes; 64 on the fat tree so that it
 #              has two leaves): what CI can afford, a few minutes
@@ -23,6 +23,11 @@
 #              that has them), e.g. the rows added since the table was made
 # --timeout S  wall-clock limit of one `collsim run` (default 3600); a run
 #              past it is a `smpi-timeout` cell, not the end of the table
+# --engine-only  rerun the engine alone on every cell of the table already
+#              in --out (its shapes, algorithms and sizes; --shapes,
+#              --collectives and --algos narrow it, the other cells are kept
+#              as they are) and keep its SMPI columns: what SMPI says does
+#              not change when the engine does. Minutes instead of hours.
 #
 # Writes DIR/engine_vs_smpi.csv (one row per cell: shape, collective,
 # algorithm, p, bytes, blocks, both times, ratio = engine / SMPI, SMPI's
@@ -32,16 +37,18 @@
 # ratios say: the table is the instrument, tests/test_engine_vs_smpi.cpp the
 # check. Needs a built collsim (build/cli/collsim, or $COLLSIM).
 set -euo pipefail
-usage="usage: $0 [--quick] [--out DIR] [--join DIR,DIR] [--shapes A,B] [--sizes LIST] [--collectives A,B] [--algos A,B] [--timeout S]"
+usage="usage: $0 [--quick] [--out DIR] [--join DIR,DIR] [--engine-only] [--shapes A,B] [--sizes LIST] [--collectives A,B] [--algos A,B] [--timeout S]"
 cd "$(dirname "$0")/.."
 collsim=${COLLSIM:-./build/cli/collsim}
 # shellcheck source=scripts/algorithm_names.sh
 . scripts/algorithm_names.sh
 
 quick=0 out="" join="" only_shapes="" sizes="4KiB,64KiB,1MiB" only_collectives="" only_algos="" limit=3600
+engine_only=0
 while (($#)); do
   case "$1" in
     --quick) quick=1; shift ;;
+    --engine-only) engine_only=1; shift ;;
     --out | --join | --shapes | --sizes | --collectives | --algos | --timeout)
       (($# >= 2)) || { echo "$1 needs a value; $usage" >&2; exit 2; }
       case "$1" in
@@ -139,11 +146,17 @@ run_engine() {
 # Both engines on one shape and algorithm, all sizes in one run each, joined
 # into rows of the table by collective, algorithm, p and bytes.
 cell() {
-  local name=$1 c=$2 a=$3 p=$4 smpi_rc=0 engine_rc=0
+  local name=$1 c=$2 a=$3 p=$4 smpi_rc=0 engine_rc=0 sizes=$sizes
   shift 4
-  local args=(--collective "$c" --algo "$a" --p "$p" --size "$sizes" "$@")
-  run_engine smpi "$work/smpi.csv" "${args[@]}" || smpi_rc=$?
+  if ((engine_only)); then
+    previous_smpi "$name" "$c" "$a" "$p" >"$work/smpi.csv"
+    sizes=$(awk -F, 'NR > 1 { printf "%s%s", sep, $1; sep = "," }' "$work/smpi.csv")
+  fi
+  local cell_args=(--collective "$c" --algo "$a" --p "$p" "$@")
+  local args=("${cell_args[@]}" --size "$sizes")
+  ((engine_only)) || run_engine smpi "$work/smpi.csv" "${args[@]}" || smpi_rc=$?
   run_engine loggp "$work/engine.csv" "${args[@]}" || engine_rc=$?
+  ((engine_only && engine_rc == 0)) && at_smpi_blocks "${cell_args[@]}" || engine_rc=$?
   # A failed run still gets its rows: one per size, with the reason.
   awk -F, -v shape="$name" -v c="$c" -v a="$a" -v p="$p" -v sizes="$sizes" \
       -v smpi_rc="$smpi_rc" -v engine_rc="$engine_rc" '
@@ -170,6 +183,33 @@ cell() {
                ratio, wall[s, b], st } }' "$work/smpi.csv" "$work/engine.csv" >>"$table"
 }
 
+# --engine-only: the SMPI side of a cell as `collsim run` wrote it, from
+# the previous table's rows (bytes, blocks, time, wall; correct, as only
+# cells whose status is ok are rerun).
+previous_smpi() {
+  awk -F, -v shape="$1" -v c="$2" -v a="$3" -v p="$4" '
+    BEGIN { print "bytes,blocks,time_us,correct,wall_s" }
+    NR > 1 && $1 == shape && $2 == c && $3 == a && $4 == p { print $5 "," $6 "," $7 ",1," $10 }' "$previous"
+}
+
+# --engine-only: where the block policy's n for a size has changed since
+# SMPI ran, the engine again at SMPI's n (--blocks), its row replacing the
+# policy's in engine.csv. Returns the failing run's status, if one fails.
+at_smpi_blocks() {
+  local bytes blocks rc=0
+  while read -r bytes blocks; do
+    run_engine loggp "$work/fixed.csv" "$@" --size "$bytes" --blocks "$blocks" || return $?
+    awk -F, -v bytes="$bytes" 'NR == FNR { if (FNR == 2) row = $0; next }
+      FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "bytes") col = i }
+      { print (FNR > 1 && $col == bytes) ? row : $0 }' "$work/fixed.csv" "$work/engine.csv" >"$work/merged-engine.csv"
+    mv -- "$work/merged-engine.csv" "$work/engine.csv"
+  done < <(awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
+             NR == FNR { smpi[$col[FILENAME, "bytes"]] = $col[FILENAME, "blocks"]; next }
+             { b = $col[FILENAME, "bytes"]; if ((b in smpi) && smpi[b] != $col[FILENAME, "blocks"]) print b, smpi[b] }' \
+             "$work/smpi.csv" "$work/engine.csv")
+  return "$rc"
+}
+
 # Called by shapes_full / shapes_quick once per shape: with listing=1 it
 # only collects the wanted names (checked before anything runs), then runs
 # every algorithm on the shape.
@@ -181,12 +221,20 @@ shape() {
     seen_shapes+=("$name")
     return 0
   fi
+  local cells=$algorithms
+  if ((engine_only)); then
+    # This shape's cells of the previous table, all ok (else none is rerun).
+    cells=$(awk -F, -v shape="$name" -v collectives="$only_collectives" -v algos="$only_algos" '
+      function wanted(w, list) { return list == "" || index("," list ",", "," w ",") }
+      NR > 1 && $1 == shape && wanted($2, collectives) && wanted($3, algos) && !seen[$2, $3]++ { print $2, $3 }' "$previous")
+    [[ -n "$cells" ]] || return 0
+  fi
   while read -r c a; do
     echo "engine vs smpi: $name p=$p $c $a" >&2
     SECONDS=0
     cell "$name" "$c" "$a" "$p" "$@"
     echo "  ${SECONDS} s" >&2
-  done <<<"$algorithms"
+  done <<<"$cells"
 }
 
 # The summary of TABLE into SUMMARY: per shape (in the table's order), over
@@ -247,21 +295,46 @@ if [[ -n "$join" ]]; then
 fi
 
 listing=1 seen_shapes=()
+if ((engine_only)); then
+  [[ -f "$out/engine_vs_smpi.csv" && "$(head -n 1 "$out/engine_vs_smpi.csv")" == "$header" ]] ||
+    { echo "--engine-only: no table of this script in $out to rerun" >&2; exit 2; }
+  awk -F, 'NR > 1 && $11 != "ok" { bad++ } END { exit bad > 0 }' "$out/engine_vs_smpi.csv" ||
+    { echo "--engine-only: $out/engine_vs_smpi.csv has cells that did not run; rerun them in full" >&2; exit 2; }
+  # Every shape of the table, the 512-rank ones included.
+  only_shapes=${only_shapes:-$(awk -F, 'NR > 1 && !seen[$1]++ { printf "%s%s", sep, $1; sep = "," }' "$out/engine_vs_smpi.csv")}
+fi
 if ((quick)); then shapes_quick; else shapes_full; fi
 ((${#seen_shapes[@]})) || { echo "no shape named in --shapes '$only_shapes'" >&2; exit 2; }
-algorithms=$(plan_algorithms)
-[[ -n "$algorithms" ]] || { echo "no algorithm with a plan (--collectives '$only_collectives', --algos '$only_algos'?)" >&2; exit 2; }
+algorithms=""
+((engine_only)) || algorithms=$(plan_algorithms)
+[[ -n "$algorithms" || $engine_only == 1 ]] ||
+  { echo "no algorithm with a plan (--collectives '$only_collectives', --algos '$only_algos'?)" >&2; exit 2; }
 listing=0
 mkdir -p "$out"
 table="$out/engine_vs_smpi.csv" errors="$out/errors.txt"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+if ((engine_only)); then
+  previous="$work/previous.csv"
+  cp -- "$table" "$previous"
+fi
 : >"$errors"
 echo "$header" >"$table"
 if ((quick)); then shapes_quick; else shapes_full; fi
+if ((engine_only)); then
+  # The previous table's rows in their order, each replaced by its rerun
+  # where it was rerun (those left out by --shapes, --collectives or
+  # --algos as they were).
+  awk -F, 'NR == FNR { if (FNR > 1) rerun[$1, $2, $3, $4, $5] = $0; next }
+           FNR == 1 { print; next }
+           { key = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4 SUBSEP $5; print (key in rerun) ? rerun[key] : $0 }' \
+    "$table" "$previous" >"$work/merged.csv"
+  mv -- "$work/merged.csv" "$table"
+fi
 
 produced_by=scripts/engine_vs_smpi.sh
 if ((quick)); then produced_by+=" --quick"; fi
+if ((engine_only)); then produced_by+=" --engine-only"; fi
 if [[ -n "$only_shapes" ]]; then produced_by+=" --shapes $only_shapes"; fi
 write_summary "$table" "$out/summary.md" "$produced_by"
 echo "wrote $table and $out/summary.md" >&2
