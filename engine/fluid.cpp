@@ -146,11 +146,7 @@ void FluidNetwork::join_fatpipes(FlowId id, bool solo) {
     }
     link.solo_penalty = f.penalty;
     ++link.solo;
-    Hop& h = hop_pool_[hop];
-    h.prev = kNone;
-    h.next = link.solo_head;
-    if (link.solo_head != kNone) hop_pool_[link.solo_head].prev = hop;
-    link.solo_head = hop;
+    push_front(link.solo_head, hop);
   }
 }
 
@@ -165,9 +161,7 @@ void FluidNetwork::leave_fatpipes(FlowId id) {
       continue;
     }
     --link.solo;
-    const Hop& h = hop_pool_[hop];
-    (h.prev != kNone ? hop_pool_[h.prev].next : link.solo_head) = h.next;
-    if (h.next != kNone) hop_pool_[h.next].prev = h.prev;
+    unlink(link.solo_head, hop);
   }
 }
 
@@ -212,21 +206,22 @@ void FluidNetwork::release(FlowId id) {
   free_flows_.push_back(id);
 }
 
-void FluidNetwork::enable(uint32_t hop) {
+void FluidNetwork::enable(uint32_t hop) { push_front(links_[hop_pool_[hop].link].head, hop); }
+
+void FluidNetwork::disable(uint32_t hop) { unlink(links_[hop_pool_[hop].link].head, hop); }
+
+// A link's list of hops (transmitting, or solo), newest first.
+void FluidNetwork::push_front(uint32_t& head, uint32_t hop) {
   Hop& h = hop_pool_[hop];
-  Link& link = links_[h.link];
   h.prev = kNone;
-  h.next = link.head;
-  if (link.head != kNone) hop_pool_[link.head].prev = hop;
-  link.head = hop;
+  h.next = head;
+  if (head != kNone) hop_pool_[head].prev = hop;
+  head = hop;
 }
 
-void FluidNetwork::disable(uint32_t hop) {
+void FluidNetwork::unlink(uint32_t& head, uint32_t hop) {
   const Hop& h = hop_pool_[hop];
-  if (h.prev != kNone)
-    hop_pool_[h.prev].next = h.next;
-  else
-    links_[h.link].head = h.next;
+  (h.prev != kNone ? hop_pool_[h.prev].next : head) = h.next;
   if (h.next != kNone) hop_pool_[h.next].prev = h.prev;
 }
 

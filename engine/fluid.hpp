@@ -214,6 +214,8 @@ class FluidNetwork {
   void release(FlowId f);
   void enable(uint32_t hop);
   void disable(uint32_t hop);
+  void push_front(uint32_t& head, uint32_t hop);
+  void unlink(uint32_t& head, uint32_t hop);
   bool may_go_solo(LinkId l, double penalty) const;
   void join_fatpipes(FlowId id, bool solo);
   void leave_fatpipes(FlowId id);
