@@ -156,7 +156,7 @@ cell() {
   local args=("${cell_args[@]}" --size "$sizes")
   ((engine_only)) || run_engine smpi "$work/smpi.csv" "${args[@]}" || smpi_rc=$?
   run_engine loggp "$work/engine.csv" "${args[@]}" || engine_rc=$?
-  ((engine_only && engine_rc == 0)) && at_smpi_blocks "${cell_args[@]}" || engine_rc=$?
+  if ((engine_only && engine_rc == 0)); then at_smpi_blocks "${cell_args[@]}" || engine_rc=$?; fi
   # A failed run still gets its rows: one per size, with the reason.
   awk -F, -v shape="$name" -v c="$c" -v a="$a" -v p="$p" -v sizes="$sizes" \
       -v smpi_rc="$smpi_rc" -v engine_rc="$engine_rc" '
@@ -196,7 +196,7 @@ previous_smpi() {
 # SMPI ran, the engine again at SMPI's n (--blocks), its row replacing the
 # policy's in engine.csv. Returns the failing run's status, if one fails.
 at_smpi_blocks() {
-  local bytes blocks rc=0
+  local bytes blocks
   while read -r bytes blocks; do
     run_engine loggp "$work/fixed.csv" "$@" --size "$bytes" --blocks "$blocks" || return $?
     awk -F, -v bytes="$bytes" 'NR == FNR { if (FNR == 2) row = $0; next }
@@ -207,7 +207,6 @@ at_smpi_blocks() {
              NR == FNR { smpi[$col[FILENAME, "bytes"]] = $col[FILENAME, "blocks"]; next }
              { b = $col[FILENAME, "bytes"]; if ((b in smpi) && smpi[b] != $col[FILENAME, "blocks"]) print b, smpi[b] }' \
              "$work/smpi.csv" "$work/engine.csv")
-  return "$rc"
 }
 
 # Called by shapes_full / shapes_quick once per shape: with listing=1 it
@@ -302,6 +301,11 @@ if ((engine_only)); then
     { echo "--engine-only: $out/engine_vs_smpi.csv has cells that did not run; rerun them in full" >&2; exit 2; }
   # Every shape of the table, the 512-rank ones included.
   only_shapes=${only_shapes:-$(awk -F, 'NR > 1 && !seen[$1]++ { printf "%s%s", sep, $1; sep = "," }' "$out/engine_vs_smpi.csv")}
+  awk -F, -v shapes="$only_shapes" -v collectives="$only_collectives" -v algos="$only_algos" '
+    function wanted(w, list) { return list == "" || index("," list ",", "," w ",") }
+    NR > 1 && wanted($1, shapes) && wanted($2, collectives) && wanted($3, algos) { found = 1; exit }
+    END { exit !found }' "$out/engine_vs_smpi.csv" ||
+    { echo "--engine-only: no cell of $out/engine_vs_smpi.csv matches --shapes, --collectives and --algos" >&2; exit 2; }
 fi
 if ((quick)); then shapes_quick; else shapes_full; fi
 ((${#seen_shapes[@]})) || { echo "no shape named in --shapes '$only_shapes'" >&2; exit 2; }
