@@ -289,9 +289,9 @@ void FluidNetwork::handle_events(std::vector<Finished>& finished) {
   // sg_surf_precision of now, at now, in heap order; a latency end enables
   // the flow and marks its first link.
   finishing_.clear();
-  while (!heap_.empty() && std::fabs(heap_[0].date - now_) < kTimePrecision) {
-    const FlowId id = heap_[0].flow;
-    heap_remove(id);
+  pop_due();
+  for (const HeapEntry& due : due_) {
+    const FlowId id = due.flow;
     Flow& f = flows_[id];
     if (f.phase == Phase::latency && f.hops > 0) {
       f.phase = Phase::transmitting;
@@ -322,6 +322,50 @@ void FluidNetwork::handle_events(std::vector<Finished>& finished) {
     finished.push_back(Finished{id, now_});
     release(id);
   }
+}
+
+// The events within kTimePrecision of now, in heap order, into due_:
+// popped one by one while few, else, once a sixteenth of the heap is due
+// (a lock-step plan's ranks all end a latency or a message at one
+// instant), the rest taken by one pass over the heap, sorted, and the
+// others heapified: O(heap + due·log due) instead of O(due·log heap), the
+// same events in the same order. Every date is at least now (a date is
+// set at or after the now of its setting, and now moves only up to the
+// heap's least date), so once the least is due, every date below
+// now + kTimePrecision is, and those come first in the heap's total
+// order (date, stamp).
+void FluidNetwork::pop_due() {
+  due_.clear();
+  while (!heap_.empty() && std::fabs(heap_[0].date - now_) < kTimePrecision) {
+    if (due_.size() >= kScanAfter && due_.size() * 16 >= heap_.size()) {
+      take_due_by_scan();
+      return;
+    }
+    due_.push_back(heap_[0]);
+    heap_remove(heap_[0].flow);
+  }
+}
+
+void FluidNetwork::take_due_by_scan() {
+  const size_t first = due_.size();
+  size_t kept = 0;
+  for (const HeapEntry& e : heap_) {
+    if (e.date < now_ + kTimePrecision) {
+      due_.push_back(e);
+      heap_pos_[e.flow] = kNone;
+    } else {
+      heap_pos_[e.flow] = static_cast<uint32_t>(kept);
+      heap_[kept++] = e;
+    }
+  }
+  heap_.resize(kept);
+  std::sort(due_.begin() + static_cast<std::ptrdiff_t>(first), due_.end());
+  heapify();
+}
+
+void FluidNetwork::heapify() {
+  if (heap_.size() > 1)  // from the last parent up
+    for (size_t pos = (heap_.size() - 2) / kArity + 1; pos-- > 0;) sift_down(static_cast<uint32_t>(pos));
 }
 
 void FluidNetwork::next_epoch() {
@@ -391,8 +435,7 @@ void FluidNetwork::solve_modified() {
     else
       heap_set(id, date);
   }
-  if (rebuild && heap_.size() > 1)  // from the last parent up
-    for (size_t pos = (heap_.size() - 2) / kArity + 1; pos-- > 0;) sift_down(static_cast<uint32_t>(pos));
+  if (rebuild) heapify();
   next_epoch();
 }
 

@@ -233,6 +233,8 @@ class FluidNetwork {
   void push_touched();
   double fatpipe_usage(Link& link);
   void handle_events(std::vector<Finished>& finished);
+  void pop_due();
+  void take_due_by_scan();
   void next_epoch();
 
   // Indexed 4-ary heap of flows by (date, stamp), the keys kept in the
@@ -251,6 +253,9 @@ class FluidNetwork {
   void heap_place(uint32_t pos, const HeapEntry& e);
   void sift_up(uint32_t pos);
   void sift_down(uint32_t pos);
+  void heapify();
+  // Events popped one by one at an instant before pop_due may scan.
+  static constexpr size_t kScanAfter = 256;
   double heap_top_date() const { return heap_.empty() ? kNever : heap_[0].date; }
 
   double now_ = 0;
@@ -269,6 +274,7 @@ class FluidNetwork {
   // Scratch.
   std::vector<Frame> frames_;
   std::vector<FlowId> solved_flows_, finishing_, solo_transmitting_;
+  std::vector<HeapEntry> due_;
   std::vector<Level> levels_;
   std::vector<LinkId> batch_;
   std::vector<uint32_t> unsolo_hops_;

@@ -1,12 +1,11 @@
 #include "shared_links.hpp"
 
 #include <algorithm>
-#include <functional>
-#include <queue>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "due_queue.hpp"
 #include "fluid.hpp"
 #include "routes.hpp"
 #include "step_costs.hpp"
@@ -75,18 +74,14 @@ class SharedEvaluator {
       finished.clear();
       net_.advance_to(std::min(next_post, next_flow), finished);
       for (const FluidNetwork::Finished& f : finished) arrive(f.flow, f.time);
-      while (!alone_.empty() && alone_.top().time <= net_.now()) {
-        const Arrival a = alone_.top();
-        alone_.pop();
-        free_ids_.push_back(a.id);
-        arrive(a.id, a.time);
-      }
+      const double now = net_.now();
+      alone_.drain([now](const Arrival& a) { return a.time <= now; },
+                   [this](const Arrival& a) {
+                     free_ids_.push_back(a.id);
+                     arrive(a.id, a.time);
+                   });
       if (next_post <= next_flow)
-        while (!posts_.empty() && posts_.top().time <= net_.now()) {
-          const int64_t r = posts_.top().rank;
-          posts_.pop();
-          post(r);
-        }
+        posts_.drain([now](const PostEvent& e) { return e.time <= now; }, [this](const PostEvent& e) { post(e.rank); });
     }
     return result(per_rank);
   }
@@ -348,8 +343,8 @@ class SharedEvaluator {
   double envelope_;
   std::vector<Rank> ranks_;
   FluidNetwork net_;
-  std::priority_queue<PostEvent, std::vector<PostEvent>, std::greater<>> posts_;
-  std::priority_queue<Arrival, std::vector<Arrival>, std::greater<>> alone_;
+  DueQueue<PostEvent> posts_;
+  DueQueue<Arrival> alone_;
   std::vector<uint32_t> free_ids_;    // alone messages' ids to reuse
   std::vector<Message> messages_;     // by flow id
   std::vector<MessageEvent> traced_;  // by flow id, with a sink (rendezvous)

@@ -2,12 +2,18 @@
 // (the rules: fluid.hpp). test_fluid_simgrid.cpp holds it against SimGrid.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
+#include "due_queue.hpp"
 #include "fluid.hpp"
 #include "fluid_replay.hpp"
 
+using collsim::engine::DueQueue;
 using collsim::engine::FluidNetwork;
 using collsim::engine::testing::replay;
 using collsim::engine::testing::Transfer;
@@ -203,6 +209,84 @@ TEST(Fluid, EventsWithinANanosecondHappenTogether) {
   const auto m1 = far.add_link(kGB, Sharing::shared), m2 = far.add_link(kGB, Sharing::shared);
   const auto apart = replay(far, {{0, {m1}, kUs, 1e6}, {0, {m2}, kUs, 1e6 + 2}});
   EXPECT_NEAR(apart[1] - apart[0], 2e-9, 1e-15);
+}
+
+TEST(Fluid, ManyEventsAtOneInstantComeInDateThenStartOrder) {
+  // 3,000 flows, each alone on its link, end at one instant: the even ones
+  // first, the odd ones 0.5 ns later (within the nanosecond: the same
+  // step), each group in start order; two longer flows stay in the heap.
+  // More than a sixteenth of the heap is due, so it is taken by a scan.
+  FluidNetwork net;
+  constexpr int kFlows = 3000;
+  std::vector<FluidNetwork::FlowId> started;
+  for (int i = 0; i < kFlows + 2; ++i) {
+    const auto l = net.add_link(kGB, Sharing::shared);
+    const double bytes = i >= kFlows ? 2e6 : i % 2 == 0 ? 1e6 : 1e6 + 0.5;
+    started.push_back(net.start({l}, kUs, bytes));
+  }
+  std::vector<FluidNetwork::Finished> done;
+  net.advance_to(kUs + 1.5e-3, done);
+  ASSERT_EQ(done.size(), static_cast<size_t>(kFlows));
+  for (int k = 0; k < kFlows; ++k) {
+    const int i = k < kFlows / 2 ? 2 * k : 2 * (k - kFlows / 2) + 1;
+    EXPECT_EQ(done[k].flow, started[i]) << "event " << k;
+    EXPECT_EQ(done[k].time, done[0].time);
+  }
+  EXPECT_EQ(net.in_flight(), 2u);
+  net.advance_to(1, done);
+  ASSERT_EQ(done.size(), static_cast<size_t>(kFlows) + 2);
+  EXPECT_NEAR(done.back().time, kUs + 2e-3, rel(2e-3));
+}
+
+namespace {
+// Ties go by a key that scrambles the ids (a permutation of 0 .. 100,002),
+// so an event pushed during a drain may come before due ones already there.
+struct Event {
+  double time;
+  int64_t id;
+  int64_t key() const { return id * 7919 % 100003; }
+  bool operator>(const Event& o) const { return time > o.time || (time == o.time && key() > o.key()); }
+};
+}  // namespace
+
+// Runs a simulation of `n` events on a coarse time grid (many ties) whose
+// visits push more, some due at once: the events in the order taken.
+// Queue: DueQueue, or std::priority_queue popped one by one.
+template <class Queue, class Drain>
+std::vector<Event> taken_order(int n, Drain drain) {
+  Queue queue;
+  int64_t next_id = 0;
+  std::mt19937 rng(7);
+  for (int i = 0; i < n; ++i) queue.push(Event{static_cast<double>(rng() % 8), next_id++});
+  std::vector<Event> taken;
+  for (double now = 0; !queue.empty(); now += 1)
+    drain(queue, now, [&](const Event& e) {
+      taken.push_back(e);
+      if (e.id % 3 == 0) queue.push(Event{now + static_cast<double>(e.id % 2), next_id++});  // due now, or next time
+    });
+  return taken;
+}
+
+TEST(DueQueue, TakesDueEventsInOrderAsAHeapPoppedOneByOneDoes) {
+  using Reference = std::priority_queue<Event, std::vector<Event>, std::greater<>>;
+  for (int n : {10, 300, 5000}) {
+    const auto ours = taken_order<DueQueue<Event>>(n, [](auto& q, double now, auto visit) {
+      q.drain([now](const Event& e) { return e.time <= now; }, visit);
+    });
+    const auto reference = taken_order<Reference>(n, [](auto& q, double now, auto visit) {
+      while (!q.empty() && q.top().time <= now) {
+        const Event e = q.top();
+        q.pop();
+        visit(e);
+      }
+    });
+    ASSERT_EQ(ours.size(), reference.size()) << n << " events";
+    EXPECT_GT(ours.size(), static_cast<size_t>(n));  // the visits pushed some
+    for (size_t i = 0; i < ours.size(); ++i) {
+      EXPECT_EQ(ours[i].id, reference[i].id) << "event " << i << " of " << n;
+      if (ours[i].id != reference[i].id) break;
+    }
+  }
 }
 
 TEST(Fluid, AnEmptyRouteIsADelay) {
