@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "due_queue.hpp"
 #include "errors.hpp"
 #include "fluid.hpp"
 #include "routes.hpp"
@@ -73,12 +74,10 @@ class GraphEvaluator {
       finished.clear();
       net_.advance_to(std::min(next_own, next_flow), finished);
       for (const FluidNetwork::Finished& f : finished) arrive(f.flow);
+      const double now = net_.now();
       if (next_own <= next_flow)
-        while (!events_.empty() && events_.top().time <= net_.now()) {
-          const Event e = events_.top();
-          events_.pop();
-          e.step >= 0 ? post(e.rank, e.step) : wait_any(e.rank);
-        }
+        events_.drain([now](const Event& e) { return e.time <= now; },
+                      [this](const Event& e) { e.step >= 0 ? post(e.rank, e.step) : wait_any(e.rank); });
     }
     return result(per_rank);
   }
@@ -275,7 +274,7 @@ class GraphEvaluator {
   double envelope_;
   std::vector<Actor> actors_;
   FluidNetwork net_;
-  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+  DueQueue<Event> events_;
   uint64_t seq_ = 0;
   std::vector<Flight> flights_;  // by flow id
   std::vector<int64_t> route_;
