@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "due_queue.hpp"
+
 namespace collsim::engine {
 
 namespace {
@@ -325,9 +327,9 @@ void FluidNetwork::handle_events(std::vector<Finished>& finished) {
 }
 
 // The events within kTimePrecision of now, in heap order, into due_:
-// popped one by one while few, else, once a sixteenth of the heap is due
-// (a lock-step plan's ranks all end a latency or a message at one
-// instant), the rest taken by one pass over the heap, sorted, and the
+// popped one by one while few, else, once a scan pays (due_queue.hpp: a
+// lock-step plan's ranks all end a latency or a message at one instant),
+// the rest taken by one pass over the heap, sorted, and the
 // others heapified: O(heap + due·log due) instead of O(due·log heap), the
 // same events in the same order. Every date is at least now (a date is
 // set at or after the now of its setting, and now moves only up to the
@@ -337,7 +339,7 @@ void FluidNetwork::handle_events(std::vector<Finished>& finished) {
 void FluidNetwork::pop_due() {
   due_.clear();
   while (!heap_.empty() && std::fabs(heap_[0].date - now_) < kTimePrecision) {
-    if (due_.size() >= kScanAfter && due_.size() * 16 >= heap_.size()) {
+    if (scan_pays(due_.size(), heap_.size())) {
       take_due_by_scan();
       return;
     }

@@ -254,8 +254,6 @@ class FluidNetwork {
   void sift_up(uint32_t pos);
   void sift_down(uint32_t pos);
   void heapify();
-  // Events popped one by one at an instant before pop_due may scan.
-  static constexpr size_t kScanAfter = 256;
   double heap_top_date() const { return heap_.empty() ? kNever : heap_[0].date; }
 
   double now_ = 0;
