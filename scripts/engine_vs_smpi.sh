@@ -113,6 +113,8 @@ shapes_quick() {
 
 # Is WORD in the comma list LIST (an empty list holds everything)?
 wanted() { [[ -z "$2" || ",$2," == *",$1,"* ]]; }
+# The same test for awk programs that read the previous table.
+wanted_awk='function wanted(w, list) { return list == "" || index("," list ",", "," w ",") }'
 
 # `named_only shape NAME ...`: the shape only where --shapes names it.
 named_only() { [[ ",$only_shapes," == *",$2,"* ]] || return 0; "$@"; }
@@ -223,8 +225,7 @@ shape() {
   local cells=$algorithms
   if ((engine_only)); then
     # This shape's cells of the previous table, all ok (else none is rerun).
-    cells=$(awk -F, -v shape="$name" -v collectives="$only_collectives" -v algos="$only_algos" '
-      function wanted(w, list) { return list == "" || index("," list ",", "," w ",") }
+    cells=$(awk -F, -v shape="$name" -v collectives="$only_collectives" -v algos="$only_algos" "$wanted_awk"'
       NR > 1 && $1 == shape && wanted($2, collectives) && wanted($3, algos) && !seen[$2, $3]++ { print $2, $3 }' "$previous")
     [[ -n "$cells" ]] || return 0
   fi
@@ -301,8 +302,7 @@ if ((engine_only)); then
     { echo "--engine-only: $out/engine_vs_smpi.csv has cells that did not run; rerun them in full" >&2; exit 2; }
   # Every shape of the table, the 512-rank ones included.
   only_shapes=${only_shapes:-$(awk -F, 'NR > 1 && !seen[$1]++ { printf "%s%s", sep, $1; sep = "," }' "$out/engine_vs_smpi.csv")}
-  awk -F, -v shapes="$only_shapes" -v collectives="$only_collectives" -v algos="$only_algos" '
-    function wanted(w, list) { return list == "" || index("," list ",", "," w ",") }
+  awk -F, -v shapes="$only_shapes" -v collectives="$only_collectives" -v algos="$only_algos" "$wanted_awk"'
     NR > 1 && wanted($1, shapes) && wanted($2, collectives) && wanted($3, algos) { found = 1; exit }
     END { exit !found }' "$out/engine_vs_smpi.csv" ||
     { echo "--engine-only: no cell of $out/engine_vs_smpi.csv matches --shapes, --collectives and --algos" >&2; exit 2; }
