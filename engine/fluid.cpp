@@ -74,7 +74,7 @@ FluidNetwork::FlowId FluidNetwork::start(const LinkId* route, size_t hops, doubl
   // comm_action_set_variable: penalty 0 (disabled) during the latency, then
   // the latency; a route without latency starts at once with penalty 1.0.
   f.penalty = latency > 0 ? latency : 1.0;
-  f.solo = distinct == 1 && may_go_solo(route[0], f.penalty);
+  f.solo = solo_allowed_ && distinct == 1 && may_go_solo(route[0], f.penalty);
   // comm_action_set_bounds: the slowest link's bandwidth (TCP-gamma 1e30
   // makes gamma / (2 · latency) larger than any bandwidth).
   f.bound = -1;
@@ -128,8 +128,12 @@ FluidNetwork::FlowId FluidNetwork::start(const LinkId* route, size_t hops, doubl
 // date is set once, at its latency's end. SimGrid re-dates it at each solve
 // of its link (now + remains / rate, the same date up to rounding) and
 // solves its link once at each start, latency end and completion there:
-// the saving. A flow of another kind on the link (another penalty, or a
-// route of several links) brings its solo flows into the solver first.
+// the saving. The re-dating also re-stamps it, so among messages finishing
+// at one instant SimGrid's order can differ from the solo one: a lock-step
+// plan does not depend on that order, a graph plan does (MPI_Waitany), and
+// its evaluator turns solo off (solve_every_message). A flow of another
+// kind on the link (another penalty, or a route of several links) brings
+// its solo flows into the solver first.
 bool FluidNetwork::may_go_solo(LinkId l, double penalty) const {
   const Link& link = links_[l];
   return link.sharing == Sharing::fatpipe && link.solved == 0 && (link.solo == 0 || link.solo_penalty == penalty);

@@ -93,7 +93,9 @@
 // alone on one FATPIPE link among messages of its latency (a node's
 // loopback) is not solved at all: its rate is the one every solve would
 // give it (FluidNetwork::may_go_solo), which took circulant bcast at 2^17
-// ranks on a fat tree of 128-core nodes from 35.0 s to 25.7 s. The number
+// ranks on a fat tree of 128-core nodes from 35.0 s to 25.7 s; it can
+// change the order of messages finishing at one instant, so graph plans
+// turn it off (solve_every_message). The number
 // of solves is SimGrid's: one a distinct event time. On a dragonfly or a
 // fat tree at p = 2^14 (128 cores a node) one component holds all the
 // messages in flight, and a circulant allreduce solves each message ~70
@@ -153,6 +155,12 @@ class FluidNetwork {
   // within 1e-9 s after next_event() would, in SimGrid, have it handled at
   // next_event(): the caller's concern.
   void advance_to(double t, std::vector<Finished>& finished);
+
+  // Every message through the solver, none solo (see start() in
+  // fluid.cpp): SimGrid's order of messages finishing at one instant,
+  // which a graph plan's MPI_Waitany follows (graph_links.hpp); set before
+  // the first start().
+  void solve_every_message() { solo_allowed_ = false; }
 
   double now() const { return now_; }
   size_t in_flight() const { return flows_.size() - free_flows_.size(); }
@@ -265,6 +273,7 @@ class FluidNetwork {
   std::vector<HeapEntry> heap_;
   std::vector<uint32_t> heap_pos_;  // by flow: its place in heap_, kNone if none
   uint64_t stamps_ = 0;
+  bool solo_allowed_ = true;
   // System::modified_constraint_set and visited_counter_.
   std::vector<LinkId> modified_links_;
   bool modified_ = false;

@@ -59,6 +59,7 @@ class GraphEvaluator {
         recv_call_(pf.recv_overhead()),
         envelope_(static_cast<double>(pf.envelope)),
         actors_(static_cast<size_t>(p_)) {
+    net_.solve_every_message();  // MPI_Waitany's order: see the header
     add_links(routes_, net_);
     PlanSteps costs(plan, bytes, pf.gamma);
     for (int64_t r = 0; r < p_; ++r) load(plan, costs, r);

@@ -24,7 +24,14 @@
 //     then, else it sleeps until the next completion; an eager receive's
 //     request costs o (smpi/or) when Waitany returns it;
 //   - requests are indexed as the executor's: step k's send 2k, its
-//     receive 2k + 1.
+//     receive 2k + 1;
+//   - so which of two messages finishing at one instant comes first
+//     decides the graph's later order: every message goes through the
+//     solver, as in SimGrid, none solo (fluid.hpp, solve_every_message),
+//     since a solo message keeps its first stamp where SimGrid re-stamps
+//     it at each solve of its link (scan two-tree-overlap, p = 4 on
+//     omnipath36x32 as 2 nodes x 3 cores, 1 block of 64 KiB: 32.760 us
+//     with solo, 33.371 without, SMPI 33.372).
 // A rank's finish is its clock when its last step completes.
 //
 // Cost: O(steps + dependencies + events · log events) plus the fluid

@@ -23,9 +23,10 @@ struct Transfer {
 
 // Each transfer's completion time. Transfers due at the same time start in
 // list order (or `order`, a permutation of the list by start time, where
-// SimGrid's actors called in another order).
+// SimGrid's actors called in another order). With `finished`, also the
+// transfers in the order the network reported them finished.
 inline std::vector<double> replay(FluidNetwork& net, const std::vector<Transfer>& list,
-                                  std::vector<size_t> order = {}) {
+                                  std::vector<size_t> order = {}, std::vector<size_t>* finished = nullptr) {
   if (order.empty()) {
     order.resize(list.size());
     std::iota(order.begin(), order.end(), size_t{0});
@@ -41,7 +42,10 @@ inline std::vector<double> replay(FluidNetwork& net, const std::vector<Transfer>
     if (now == FluidNetwork::kNever) throw std::logic_error("replay: flows in flight but no event");
     done.clear();
     net.advance_to(now, done);
-    for (const auto& d : done) end[owner[d.flow]] = d.time;
+    for (const auto& d : done) {
+      end[owner[d.flow]] = d.time;
+      if (finished) finished->push_back(owner[d.flow]);
+    }
     for (; next < order.size() && list[order[next]].start - now < FluidNetwork::kTimePrecision; ++next) {
       const Transfer& x = list[order[next]];
       const FluidNetwork::FlowId id = net.start(x.route, x.latency, x.bytes);

@@ -8,10 +8,13 @@
 // FLOWS: one transfer a line, "SRC_HOST DST_HOST START_S BYTES".
 // OUT:   "link NAME BANDWIDTH_BPS shared|fatpipe" for every link some route
 //        crosses, "route SRC DST LATENCY_S LINK..." for every pair used (as
-//        SimGrid routes it), "flow INDEX CALL START_S END_S" for every
-//        transfer (%.17g): CALL numbers the sendto_async calls in the order
-//        SimGrid's actors made them (transfers due at the same time start in
-//        SimGrid's actor order, not the file's), START_S is the clock then.
+//        SimGrid routes it), "flow INDEX CALL START_S END_S FINISHED" for
+//        every transfer (%.17g): CALL numbers the sendto_async calls in the
+//        order SimGrid's actors made them (transfers due at the same time
+//        start in SimGrid's actor order, not the file's), START_S is the
+//        clock then; FINISHED numbers the waits' returns, the order in which
+//        SimGrid finished the transfers (its actors wake in that order, so
+//        transfers ending at one instant are numbered as SimGrid took them).
 #include <simgrid/s4u.hpp>
 
 #include <cstdint>
@@ -33,6 +36,7 @@ struct Transfer {
   uint64_t bytes = 0;
   double started = -1, end = -1;
   int call = -1;
+  int finished = -1;
 };
 
 std::vector<Transfer> read_transfers(const char* path) {
@@ -82,16 +86,17 @@ int main(int argc, char** argv) {
   }
   e.load_platform(argv[1]);
   std::vector<Transfer> list = read_transfers(argv[2]);
-  int calls = 0;
+  int calls = 0, ends = 0;
   for (Transfer& t : list) {
     sg4::Host* src = e.host_by_name(t.src);
     sg4::Host* dst = e.host_by_name(t.dst);
-    sg4::Actor::create("transfer", src, [&t, &calls, src, dst] {
+    sg4::Actor::create("transfer", src, [&t, &calls, &ends, src, dst] {
       sg4::this_actor::sleep_until(t.start);
       t.started = sg4::Engine::get_clock();
       t.call = calls++;
       sg4::Comm::sendto_async(src, dst, t.bytes)->wait();
       t.end = sg4::Engine::get_clock();
+      t.finished = ends++;
     });
   }
   e.run();
@@ -102,7 +107,7 @@ int main(int argc, char** argv) {
   }
   write_routes(out, list, e);
   for (size_t i = 0; i < list.size(); ++i)
-    std::fprintf(out, "flow %zu %d %.17g %.17g\n", i, list[i].call, list[i].started, list[i].end);
+    std::fprintf(out, "flow %zu %d %.17g %.17g %d\n", i, list[i].call, list[i].started, list[i].end, list[i].finished);
   std::fclose(out);
   return 0;
 }
