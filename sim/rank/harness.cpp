@@ -167,12 +167,12 @@ struct Outcome {
 // wakes late in the simulator says so and clears out.on_time.
 template <class Call>
 void time_repetition(MPI_Comm comm, int rep, const Options& o, Outcome& out, Call call) {
-  const double start = common_start(comm);
-  sleep_until(start);
-  if (kSimulated && MPI_Wtime() > start + 2e-9) {
+  const double instant = common_start(comm);
+  const double start = sleep_until(instant, comm);
+  if (kSimulated && start > instant + 2e-9) {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
-    std::fprintf(stderr, "%s: error: rank %d missed the common start by %g s\n", kProgram, rank, MPI_Wtime() - start);
+    std::fprintf(stderr, "%s: error: rank %d missed the common start by %g s\n", kProgram, rank, start - instant);
     out.on_time = false;
   }
   call();

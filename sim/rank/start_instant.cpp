@@ -3,6 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <ctime>
+#ifdef COLLSIM_SMPI
+#include <limits>
+
+#include <simgrid/s4u/Actor.hpp>
+#endif
 
 namespace collsim::sim {
 
@@ -41,18 +46,52 @@ double common_start(MPI_Comm comm) {
   return e + 2 * (e - w) + 1e-6;
 }
 
-void sleep_until(double instant) {
-  const double d = instant - MPI_Wtime();
-  if (d <= 0) return;
+namespace {
+
+void nanosleep_for(double seconds) {
+  if (seconds <= 0) return;
   timespec ts;
-  ts.tv_sec = static_cast<time_t>(d);
+  ts.tv_sec = static_cast<time_t>(seconds);
   // Rounded up: waking a nanosecond early would start the clock before the instant.
-  ts.tv_nsec = static_cast<long>(std::ceil((d - static_cast<double>(ts.tv_sec)) * 1e9));
+  ts.tv_nsec = static_cast<long>(std::ceil((seconds - static_cast<double>(ts.tv_sec)) * 1e9));
   if (ts.tv_nsec >= 1000000000L) {
     ++ts.tv_sec;
     ts.tv_nsec -= 1000000000L;
   }
   nanosleep(&ts, nullptr);
+}
+
+}  // namespace
+
+double sleep_until(double instant, MPI_Comm comm) {
+#ifdef COLLSIM_SMPI
+  // A nanosleep until the instant would wake the ranks up to a nanosecond
+  // apart (it is rounded to whole nanoseconds), so in an order set by
+  // rounding, and SMPI runs events of one instant in the order its ranks
+  // run, which the plan engine's graph evaluator takes to be rank order
+  // (engine/graph_links.hpp). So the ranks line up in two sleeps:
+  //  - SimGrid's own sleep until the instant plus (p − 1 − rank)·ε: the
+  //    date now + (X − now) is X exactly (X − now is exact, Sterbenz), and
+  //    sleeps ending under 1e-9 s apart end in one step, in date order: so
+  //    at the instant, highest rank first (ε = 2 ulp keeps the dates
+  //    distinct, also past a power of two);
+  //  - then a traced nanosleep of 1 ns, the same date for every rank. SimGrid
+  //    stamps the sleeps started in one step last started first (CpuCas01::
+  //    sleep pushes them to the front of the modified set), so they end in
+  //    rank order, at the instant plus 1 ns: the start, where the Paje
+  //    trace's last 'sleeping' state ends (driver/paje_trace.cpp).
+  int p = 0, rank = 0;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &rank);
+  const double ulp = std::nextafter(instant, std::numeric_limits<double>::infinity()) - instant;
+  simgrid::s4u::this_actor::sleep_until(instant + static_cast<double>(p - 1 - rank) * 2 * ulp);
+  nanosleep_for(1e-9);
+  return MPI_Wtime();
+#else
+  (void)comm;
+  nanosleep_for(instant - MPI_Wtime());
+  return instant;
+#endif
 }
 
 }  // namespace collsim::sim

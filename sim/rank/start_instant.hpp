@@ -14,7 +14,9 @@ enum class Fold { max, min, sum };
 double all_ranks(double v, Fold fold, MPI_Comm comm);
 // An instant safely after every rank has called this.
 double common_start(MPI_Comm comm);
-// Sleeps (simulated time under SMPI) until `instant`, never waking early.
-void sleep_until(double instant);
+// Sleeps (simulated time under SMPI) until `instant`, never waking early,
+// and returns the instant the timed call starts: `instant`, or under SMPI
+// 1 ns later, when every rank of `comm` wakes, in rank order.
+double sleep_until(double instant, MPI_Comm comm);
 
 }  // namespace collsim::sim

@@ -111,11 +111,11 @@ double time_case(const GpuAlgorithm& algo, int64_t bytes, const Options& o, Rank
   double best = std::numeric_limits<double>::infinity();
   for (int rep = 0; rep < o.warmup + o.reps; ++rep) {
     poison(data, n);
-    const double start = common_start(ctx.world);
-    sleep_until(start);
-    if (MPI_Wtime() > start + 2e-9) {
+    const double instant = common_start(ctx.world);
+    const double start = sleep_until(instant, ctx.world);
+    if (start > instant + 2e-9) {
       std::fprintf(stderr, "collsim-gpu: error: rank %d missed the common start by %g s\n", ctx.rank,
-                   MPI_Wtime() - start);
+                   start - instant);
       ++errors;
     }
     trace = Trace{start, {}};
