@@ -1,6 +1,8 @@
 #include "graph_links.hpp"
 
 #include <functional>
+#include <numeric>
+#include <tuple>
 #include <queue>
 #include <set>
 #include <stdexcept>
@@ -23,7 +25,22 @@ struct GraphStep {
   StepCost cost;
   bool started = false, sent = true, arrived = true, applied = false, done = false;
   bool eager_in = false;  // its message came eagerly (its request costs o)
+  int64_t posted_in = 0;  // the sub-round of its receive's MPI_Irecv at the start (1, 2, ..)
 };
+
+// A ⊕ (an execution) or a sleep (an overhead) of a rank on its node's CPU:
+// when it started and ended, in which order it was charged (`seq`).
+struct CpuAction {
+  double start = -1, end = -1;
+  uint64_t seq = 0;
+  bool sleep = false;
+};
+
+// Where a rank resumes among those that run at one instant (GraphEvaluator::
+// place): woken by a message or not, when its CPU action was last stamped,
+// a sleep (0) or an execution (1), its node, minus its start, the order the
+// actions or messages came in.
+using Place = std::tuple<int, double, int, int64_t, double, uint64_t>;
 
 // One rank: its steps and the state of plan_executor.cpp's run_graph.
 struct Actor {
@@ -37,6 +54,14 @@ struct Actor {
   double clock = 0;
   size_t complete = 0;
   bool blocked = false;  // in Waitany with nothing finished
+  CpuAction cpu;         // its latest ⊕ or sleep
+  // Its MPI calls at instant `calls_at` so far: SimGrid runs an instant
+  // in sub-rounds, each actor up to its next simcall (see take_instant).
+  double calls_at = 0;
+  int64_t calls = 0;
+  // Where it resumes among the ranks that run at instant `placed_at`.
+  double placed_at = -1;
+  Place place;
   bool waking = false;    // woken from Waitany, not yet returned
   int64_t woken_by = -1;  // the request Waitany returns then
 };
@@ -54,6 +79,7 @@ class GraphEvaluator {
         shared_(shared),
         routes_(pf),
         eager_below_(pf.eager_below()),
+        sub_rounds_(!(pf.has_overheads() && pf.eager_below() > 0)),
         send_call_(pf.has_overheads() ? pf.send_overhead() : 0),
         send_byte_(platforms::bytes_on_links(pf) ? 0 : pf.beta),
         recv_call_(pf.recv_overhead()),
@@ -76,29 +102,104 @@ class GraphEvaluator {
       net_.advance_to(std::min(next_own, next_flow), finished);
       for (const FluidNetwork::Finished& f : finished) arrive(f.flow);
       const double now = net_.now();
-      if (next_own <= next_flow)
-        events_.drain([now](const Event& e) { return e.time <= now; },
-                      [this](const Event& e) { e.step >= 0 ? post(e.rank, e.step) : wait_any(e.rank); });
+      if (next_own <= next_flow) take_instant(now);
     }
     return result(per_rank);
   }
 
  private:
-  // A send posted (step >= 0) or an actor reaching MPI_Waitany (step -1),
-  // at `time`; at one time posts come first (a Waitany sees the detached
-  // send its actor has just posted), then in the order queued.
+  static constexpr int64_t kWaitany = -1;
+  // A send posted (step >= 0) or an actor calling MPI_Waitany, at `time`,
+  // in SimGrid's sub-round `round` of that instant, by the MPI call of rank
+  // `by` (the sender's MPI_Start; at the start, the receiver's MPI_Irecv
+  // where that comes later).
   struct Event {
     double time;
     int64_t rank, step;
     uint64_t seq;
-    bool operator>(const Event& o) const {
-      if (time != o.time) return time > o.time;
-      if ((step < 0) != (o.step < 0)) return step < 0;
-      return seq > o.seq;
+    int64_t round, by;
+    CpuAction cpu;  // the rank resumes from it at `time`; start -1: from nothing on the CPU
+    bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+  };
+  // The order of an instant's events: by sub-round, then as their ranks
+  // resume (place), then as queued.
+  struct InInstant {
+    int64_t round;
+    Place place;
+    Event e;
+    bool operator>(const InInstant& o) const {
+      return std::tie(round, place, e.seq) > std::tie(o.round, o.place, o.e.seq);
     }
   };
 
   Actor& at(int64_t r) { return actors_[static_cast<size_t>(r)]; }
+
+  // The events of instant `now` as SimGrid runs them. It wakes the ranks
+  // whose CPU actions end now, then those whose messages end now, and runs
+  // them in sub-rounds: in each, every rank runs up to its next MPI call
+  // that is a simcall (MPI_Irecv, MPI_Start, MPI_Waitany; an ⊕ or a sleep
+  // ends its instant), and the calls are then handled in the order the
+  // ranks ran; a rank whose call is answered at once runs again in the next
+  // sub-round, in the same order. So two messages posted at one instant
+  // start in the order of (sub-round, rank's place), which decides which of
+  // them SimGrid finishes first when they end together (fluid.hpp), and so
+  // what MPI_Waitany returns (at p = 6 on two nodes of 3 cores, a rank
+  // that posts its 4 receives before its first send starts it after a
+  // peer that posts 2).
+  void take_instant(double now) {
+    in_instant_ = true;
+    events_.drain([now](const Event& e) { return e.time <= now; }, [this, now](const Event& e) { enter_instant(e, now); });
+    while (!instant_.empty()) {
+      const Event e = instant_.top().e;
+      instant_.pop();
+      e.step >= 0 ? post(e) : wait_any(e.rank);
+    }
+    in_instant_ = false;
+  }
+
+  void enter_instant(const Event& e, double now) {
+    if (sub_rounds_)
+      instant_.push({e.round, place(e.by, e.by == e.rank ? e.cpu : CpuAction{}, e.seq, now), e});
+    else  // posts first, then Waitany calls, each in the order queued
+      instant_.push({e.step >= 0 ? 0 : 1, {1, 0, 0, 0, 0, e.seq}, e});
+  }
+
+  // Where rank r resumes at instant `now` (its first event there decides):
+  // SimGrid ends the CPU model's actions before the network's, each model's
+  // in its heap's order, by date, then by when the action was last stamped
+  // (a stable heap, re-stamped on update). A sleep is stamped once, in the
+  // step it starts, ahead of that step's executions and the last started
+  // first (Model's modified set, pushed to its front: CpuCas01::sleep). An
+  // execution is re-stamped at each solve of its node's CPU, so in the last
+  // step before `now` in which an action started or ended there; a node's
+  // executions newest first (the constraint's enabled elements), nodes
+  // stamped in one step in the order of their numbers (SimGrid's is the
+  // order in which their CPUs changed in that step: not followed). Ranks
+  // woken by messages come last, in the order the messages ended; at the
+  // start, every rank wakes from the harness's sleep in rank order.
+  Place place(int64_t r, const CpuAction& cpu, uint64_t seq, double now) {
+    Actor& a = at(r);
+    if (a.placed_at == now) return a.place;
+    a.placed_at = now;
+    if (cpu.start >= 0 && cpu.end == now && cpu.sleep)
+      a.place = {0, cpu.start, 0, 0, 0, ~cpu.seq};
+    else if (cpu.start >= 0 && cpu.end == now)
+      a.place = {0, last_cpu_change(routes_.node_of(r), now), 1, routes_.node_of(r), -cpu.start, ~cpu.seq};
+    else
+      a.place = {1, 0, 0, 0, 0, now == 0 ? static_cast<uint64_t>(r) : seq};
+    return a.place;
+  }
+
+  // The last instant before `now` at which an action started or ended on
+  // `node`'s CPU (those before it are no longer needed).
+  double last_cpu_change(int64_t node, double now) {
+    std::set<double>& changes = cpu_changes_[node];
+    auto last = changes.lower_bound(now);
+    if (last == changes.begin()) throw std::logic_error("an execution ending now that did not start before");
+    --last;
+    changes.erase(changes.begin(), last);
+    return *last;
+  }
 
   // Rank r's steps: their costs in plan order (PlanSteps keeps the
   // holdings as the executor does; the requirements order every two writes
@@ -117,12 +218,45 @@ class GraphEvaluator {
       if (s.cost.recv_from >= 0) {
         a.receives[s.cost.recv_from].push_back(static_cast<int64_t>(k));
         s.arrived = false;
+        s.posted_in = ++a.calls;  // run_graph posts every receive first, in plan order
       }
       if (a.waits.waiting[k] == 0) a.ready.push(static_cast<int64_t>(k));
     }
   }
 
-  void queue(double time, int64_t rank, int64_t step) { events_.push({time, rank, step, seq_++}); }
+  // Rank r's next simcall at its clock: its sub-round there.
+  int64_t next_call(Actor& a) {
+    if (a.calls_at != a.clock) {
+      a.calls_at = a.clock;
+      a.calls = 0;
+    }
+    return ++a.calls;
+  }
+
+  // An event of rank r at its clock, its next simcall.
+  void queue(int64_t r, int64_t step) {
+    Actor& a = at(r);
+    push({a.clock, r, step, seq_++, next_call(a), r, a.cpu.end == a.clock ? a.cpu : CpuAction{}});
+  }
+
+  void push(const Event& e) {
+    if (in_instant_ && e.time == net_.now())
+      enter_instant(e, e.time);
+    else
+      events_.push(e);
+  }
+
+  // Rank r spends `seconds` on its node's CPU from its clock: a ⊕ (an
+  // execution) or, with `sleep`, an overhead (SMPI sleeps smpi/os, smpi/or).
+  void compute(int64_t r, double seconds, bool sleep) {
+    if (seconds <= 0) return;
+    Actor& a = at(r);
+    a.cpu = {a.clock, a.clock + seconds, seq_++, sleep};
+    std::set<double>& changes = cpu_changes_[routes_.node_of(r)];
+    changes.insert(a.cpu.start);
+    changes.insert(a.cpu.end);
+    a.clock = a.cpu.end;
+  }
 
   // Starts rank r's ready steps, lowest index first, then calls Waitany
   // (an event at its clock) unless the rank is done.
@@ -134,7 +268,7 @@ class GraphEvaluator {
       start(r, k);
       settle(r, k);
     }
-    if (a.complete < a.steps.size()) queue(a.clock, r, -1);
+    if (a.complete < a.steps.size()) queue(r, kWaitany);
   }
 
   // The executor's start(): the ⊕ before a send, MPI_Start's sleep (an
@@ -146,13 +280,13 @@ class GraphEvaluator {
     GraphStep& s = a.steps[static_cast<size_t>(k)];
     s.started = true;
     s.sent = s.cost.send_to < 0;
-    a.clock += s.cost.before;
+    compute(r, s.cost.before, false);
     if (s.cost.send_to >= 0) {
-      if (eager(s.cost.send_bytes)) a.clock += send_call_ + send_byte_ * static_cast<double>(s.cost.send_bytes);
-      queue(a.clock, r, k);
+      if (eager(s.cost.send_bytes)) compute(r, send_call_ + send_byte_ * static_cast<double>(s.cost.send_bytes), true);
+      queue(r, k);
     }
     if (s.cost.recv_from < 0) {
-      a.clock += s.cost.after;
+      compute(r, s.cost.after, false);
       s.applied = true;
     }
   }
@@ -164,7 +298,7 @@ class GraphEvaluator {
     GraphStep& s = a.steps[static_cast<size_t>(k)];
     if (!s.started || s.done) return;
     if (s.arrived && !s.applied) {
-      a.clock += s.cost.after;
+      compute(r, s.cost.after, false);
       s.applied = true;
     }
     if (!s.sent || !s.applied) return;
@@ -178,14 +312,25 @@ class GraphEvaluator {
 
   // Rank r posts step k's send now: it meets the receiver's next receive
   // from r; an eager send's request is done at once (detached).
-  void post(int64_t r, int64_t k) {
+  void post(const Event& e) {
+    const int64_t r = e.rank, k = e.step;
     const GraphStep& s = at(r).steps[static_cast<size_t>(k)];
     const int64_t to = s.cost.send_to;
     const std::vector<int64_t>& receives = at(to).receives[r];
-    const size_t nth = at(r).sends[to]++;
+    const size_t nth = at(r).sends[to];
     if (nth >= receives.size())
       throw std::invalid_argument("rank " + std::to_string(r) + " sends to " + std::to_string(to) +
                                   " more messages than it receives from it; collsim verify plan says why");
+    // At the start the receive may be posted in a later sub-round: the
+    // message starts then, by the receiver's MPI_Irecv.
+    const int64_t posted_in = at(to).steps[static_cast<size_t>(receives[nth])].posted_in;
+    if (sub_rounds_ && net_.now() == 0 && posted_in > e.round) {
+      Event later = e;
+      later.round = posted_in;
+      later.by = to;
+      return enter_instant(later, 0);
+    }
+    ++at(r).sends[to];
     const double latency = routes_.route(routes_.node_of(r), routes_.node_of(to), route_);
     const double size = static_cast<double>(s.cost.send_bytes) + envelope_;
     FluidNetwork::FlowId f;
@@ -217,7 +362,10 @@ class GraphEvaluator {
     if (a.blocked) {
       a.blocked = false;
       a.waking = true;
-      queue(net_.now(), r, -1);
+      // Answered as the instant begins: the rank runs in its first sub-round.
+      a.calls_at = net_.now();
+      a.calls = 0;
+      push({net_.now(), r, kWaitany, seq_++, 0, r, CpuAction{}});
     }
     if (a.waking && a.woken_by < 0) a.woken_by = index;
   }
@@ -242,7 +390,7 @@ class GraphEvaluator {
     GraphStep& s = a.steps[static_cast<size_t>(index / 2)];
     if (index % 2 == 1) {
       s.arrived = true;
-      if (s.eager_in) a.clock += recv_call_;
+      if (s.eager_in) compute(r, recv_call_, true);
     } else {
       s.sent = true;
     }
@@ -269,6 +417,14 @@ class GraphEvaluator {
   bool shared_;  // false: every message alone (--contention off)
   platforms::Routes routes_;
   int64_t eager_below_;
+  // Whether SMPI posts a message in one simcall (MPI_Irecv, MPI_Start), so
+  // that take_instant's sub-rounds say which message starts first. With an
+  // eager limit (smpi/async-small-thresh: LogGP platforms) each posting
+  // also locks the receiver's mailbox mutex and probes its mailboxes, 3 to 5
+  // simcalls, the lock waiting while another rank holds it: not modelled,
+  // so there an instant's posts come first, then its Waitany calls, each in
+  // the order queued.
+  bool sub_rounds_;
   double send_call_;  // an eager send's sleep: max(o, g) with overheads
   double send_byte_;  // and a byte's, where the sender pays the bytes (G; smpi/ois's per-byte factor)
   double recv_call_;  // an eager receive's: o
@@ -277,6 +433,9 @@ class GraphEvaluator {
   FluidNetwork net_;
   DueQueue<Event> events_;
   uint64_t seq_ = 0;
+  bool in_instant_ = false;
+  std::priority_queue<InInstant, std::vector<InInstant>, std::greater<>> instant_;
+  std::unordered_map<int64_t, std::set<double>> cpu_changes_;  // by node: when an action started or ended
   std::vector<Flight> flights_;  // by flow id
   std::vector<int64_t> route_;
   std::vector<FluidNetwork::LinkId> hops_;
