@@ -1,12 +1,11 @@
 #include "graph_links.hpp"
 
 #include <functional>
-#include <numeric>
-#include <tuple>
 #include <queue>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -84,7 +83,8 @@ class GraphEvaluator {
         send_byte_(platforms::bytes_on_links(pf) ? 0 : pf.beta),
         recv_call_(pf.recv_overhead()),
         envelope_(static_cast<double>(pf.envelope)),
-        actors_(static_cast<size_t>(p_)) {
+        actors_(static_cast<size_t>(p_)),
+        cpu_changes_(static_cast<size_t>(routes_.nodes())) {
     net_.solve_every_message();  // MPI_Waitany's order: see the header
     add_links(routes_, net_);
     PlanSteps costs(plan, bytes, pf.gamma);
@@ -193,7 +193,7 @@ class GraphEvaluator {
   // The last instant before `now` at which an action started or ended on
   // `node`'s CPU (those before it are no longer needed).
   double last_cpu_change(int64_t node, double now) {
-    std::set<double>& changes = cpu_changes_[node];
+    std::set<double>& changes = cpu_changes_[static_cast<size_t>(node)];
     auto last = changes.lower_bound(now);
     if (last == changes.begin()) throw std::logic_error("an execution ending now that did not start before");
     --last;
@@ -252,7 +252,7 @@ class GraphEvaluator {
     if (seconds <= 0) return;
     Actor& a = at(r);
     a.cpu = {a.clock, a.clock + seconds, seq_++, sleep};
-    std::set<double>& changes = cpu_changes_[routes_.node_of(r)];
+    std::set<double>& changes = cpu_changes_[static_cast<size_t>(routes_.node_of(r))];
     changes.insert(a.cpu.start);
     changes.insert(a.cpu.end);
     a.clock = a.cpu.end;
@@ -435,7 +435,7 @@ class GraphEvaluator {
   uint64_t seq_ = 0;
   bool in_instant_ = false;
   std::priority_queue<InInstant, std::vector<InInstant>, std::greater<>> instant_;
-  std::unordered_map<int64_t, std::set<double>> cpu_changes_;  // by node: when an action started or ended
+  std::vector<std::set<double>> cpu_changes_;  // by node: when an action started or ended
   std::vector<Flight> flights_;  // by flow id
   std::vector<int64_t> route_;
   std::vector<FluidNetwork::LinkId> hops_;

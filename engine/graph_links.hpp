@@ -54,7 +54,11 @@
 // Cost: O(steps + dependencies + events · log events) plus the fluid
 // solves, and the plan's steps produced twice (counted, then kept);
 // memory: every rank's steps at once (~80 bytes a step and 8 a
-// dependency), fluid.hpp's per message in flight. Plans of more than
+// dependency), fluid.hpp's per message in flight; SimGrid's order (every
+// message solved, the instant's events ordered, a set of CPU instants per
+// node) cost two-tree-overlap allreduce at p = 16,384 on omnipath36x32 as
+// 512 x 32, 1 MiB, 49 to 52 s and 1.43 GiB against 42 to 44 s and 1.39
+// GiB before. Plans of more than
 // kMaxGraphSteps steps in all are refused (LimitError) before any is kept.
 #pragma once
 

@@ -169,7 +169,7 @@ template <class Call>
 void time_repetition(MPI_Comm comm, int rep, const Options& o, Outcome& out, Call call) {
   const double instant = common_start(comm);
   const double start = sleep_until(instant, comm);
-  if (kSimulated && start > instant + 2e-9) {
+  if (kSimulated && started_late(instant, start)) {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
     std::fprintf(stderr, "%s: error: rank %d missed the common start by %g s\n", kProgram, rank, start - instant);

@@ -18,5 +18,8 @@ double common_start(MPI_Comm comm);
 // and returns the instant the timed call starts: `instant`, or under SMPI
 // 1 ns later, when every rank of `comm` wakes, in rank order.
 double sleep_until(double instant, MPI_Comm comm);
+// Whether a rank's start (sleep_until's) is past what it promises for
+// `instant`: the rank arrived after the instant.
+inline bool started_late(double instant, double start) { return start > instant + 2e-9; }
 
 }  // namespace collsim::sim

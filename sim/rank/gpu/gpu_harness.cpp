@@ -113,7 +113,7 @@ double time_case(const GpuAlgorithm& algo, int64_t bytes, const Options& o, Rank
     poison(data, n);
     const double instant = common_start(ctx.world);
     const double start = sleep_until(instant, ctx.world);
-    if (start > instant + 2e-9) {
+    if (started_late(instant, start)) {
       std::fprintf(stderr, "collsim-gpu: error: rank %d missed the common start by %g s\n", ctx.rank,
                    start - instant);
       ++errors;
