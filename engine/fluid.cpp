@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -57,17 +58,18 @@ FluidNetwork::FlowId FluidNetwork::start(const LinkId* route, size_t hops, doubl
   size_t distinct = 0;
   for (size_t i = 0; i < hops; ++i) distinct += std::find(route, route + i, route[i]) == route + i;
 
-  FlowId id;
-  if (!free_flows_.empty()) {
-    id = free_flows_.back();
-    free_flows_.pop_back();
-  } else {
-    if (flows_.size() >= kNone) throw std::length_error("FluidNetwork: too many flows in flight");
-    id = static_cast<FlowId>(flows_.size());
-    flows_.emplace_back();
-    heap_pos_.push_back(kNone);
+  const bool may_group = groups_allowed_ && latency > 0;
+  const uint64_t key = may_group ? group_key(route, hops, latency, bytes) : 0;
+  if (may_group) {
+    const FlowId leader = find_group(key, route, hops, latency, bytes);
+    if (leader != kNone) return join_group(leader, route, hops);
   }
+  const FlowId id = new_flow();
+  if (may_group) group_slots_[key % kGroupSlots] = GroupSlot{now_, key, id};
   Flow& f = flows_[id];
+  f.last_member = next_member_[id] = leader_of_[id] = kNone;
+  f.members = 1;
+  f.start_epoch = epoch_;
   f.remains = bytes;
   f.rate = 0;
   f.last_update = now_;
@@ -117,6 +119,135 @@ FluidNetwork::FlowId FluidNetwork::start(const LinkId* route, size_t hops, doubl
   join_fatpipes(id, false);
   modified_ = true;
   return id;
+}
+
+// Ids are taken next-fit from a bitmap of free ones: a cursor moves up
+// through the ids and wraps, so the flows started one after another (a
+// round's messages, in rank order) get ascending ids, mostly adjacent, and
+// the arrays by id (here and the caller's) are read in order when they
+// end, not at random as a stack of freed ids would hand them out (2^20
+// ranks: most of the time went in such cache misses). A scan that finds
+// none free within kFreeScan words takes a new id instead.
+FluidNetwork::FlowId FluidNetwork::new_flow() {
+  for (size_t scanned = 0; free_count_ > 0 && scanned < kFreeScan; ++scanned) {
+    uint64_t& word = free_bits_[free_cursor_];
+    if (word != 0) {
+      const auto bit = static_cast<uint32_t>(__builtin_ctzll(word));
+      word &= word - 1;
+      --free_count_;
+      return static_cast<FlowId>(free_cursor_ * 64 + bit);
+    }
+    if (++free_cursor_ == free_bits_.size()) free_cursor_ = 0;
+  }
+  if (flows_.size() >= kNone) throw std::length_error("FluidNetwork: too many flows in flight");
+  flows_.emplace_back();
+  heap_pos_.push_back(kNone);
+  next_member_.push_back(kNone);
+  leader_of_.push_back(kNone);
+  if (free_bits_.size() * 64 < flows_.size()) free_bits_.push_back(0);
+  return static_cast<FlowId>(flows_.size() - 1);
+}
+
+void FluidNetwork::free_flow(FlowId id) {
+  free_bits_[id / 64] |= uint64_t{1} << (id % 64);
+  ++free_count_;
+}
+
+// Groups. Flows started at one instant with one route, latency and size
+// are one flow to the solver until they end, as SimGrid treats them: each
+// gets x / p from every solve (same links, same penalty, same bound, so
+// fixed in the same round: maxmin_solve has no other rule), so they end
+// in one step, and the selective update marks the same links for each
+// (the first one's latency end already brings in all of their links). So
+// the first of them, the leader, stands for all: on a SHARED link its
+// weight is theirs summed (Σ weight / p and Σ weight · rate are the
+// solver's sums, taken in one product instead of k additions: the same
+// to rounding), on a FATPIPE one flow's (the level is bandwidth / max(1/p));
+// the members keep their ids and are reported finished with it. What
+// changes is the order of messages ending at one instant (the members
+// come right after their leader), which a lock-step sweep does not read
+// and a graph plan does: solve_every_message turns groups off. A lock-step
+// plan's ranks of one node step together, so a node's messages to
+// another node (and its loopback messages) form a few groups: the
+// solver's work drops by up to the cores a node.
+uint64_t FluidNetwork::group_key(const LinkId* route, size_t hops, double latency, double bytes) {
+  auto mix = [](uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ULL + (h >> 29); };
+  uint64_t h = 0xcbf29ce484222325ULL, bits;
+  std::memcpy(&bits, &latency, sizeof bits);
+  h = mix(h, bits);
+  std::memcpy(&bits, &bytes, sizeof bits);
+  h = mix(h, bits);
+  for (size_t i = 0; i < hops; ++i) h = mix(h, route[i]);
+  return h;
+}
+
+// The leader of a group that a flow of this key may join: one started now,
+// still in its latency, of the same latency, size and route.
+FluidNetwork::FlowId FluidNetwork::find_group(uint64_t key, const LinkId* route, size_t hops, double latency,
+                                              double bytes) const {
+  const GroupSlot& slot = group_slots_[key % kGroupSlots];
+  if (slot.leader == kNone || slot.started != now_ || slot.key != key) return kNone;
+  const Flow& f = flows_[slot.leader];
+  const bool same = f.phase == Phase::latency && f.last_update == now_ && f.penalty == latency &&
+                    f.remains == bytes && same_route(f, route, hops);
+  return same ? slot.leader : kNone;
+}
+
+// Does `route` expand to the leader's hops (its distinct links in order,
+// on a SHARED link named k times weight k a member)?
+bool FluidNetwork::same_route(const Flow& leader, const LinkId* route, size_t hops) const {
+  const Hop* h = hops_of(leader);
+  if (hops == leader.hops) {  // no link named twice: link by link
+    for (size_t i = 0; i < hops; ++i) {
+      const bool shared = links_[route[i]].sharing == Sharing::shared;
+      if (h[i].link != route[i] || h[i].weight != (shared ? leader.members : 1.0)) return false;
+    }
+    return true;
+  }
+  uint32_t distinct = 0;
+  for (size_t i = 0; i < hops; ++i) {
+    if (std::find(route, route + i, route[i]) != route + i) continue;
+    if (distinct == leader.hops || h[distinct].link != route[i]) return false;
+    const double named = static_cast<double>(std::count(route, route + hops, route[i]));
+    const bool shared = links_[route[i]].sharing == Sharing::shared;
+    if (h[distinct].weight != (shared ? named * leader.members : 1.0)) return false;
+    ++distinct;
+  }
+  return distinct == leader.hops;
+}
+
+// A new member of the leader's group: the leader's weights grow on its
+// SHARED links, and its links are marked as this flow's expansion would
+// mark them (start(); the leader's start marked them, and they stay marked
+// until the next solve); a solo leader's member is solo with it.
+FluidNetwork::FlowId FluidNetwork::join_group(FlowId leader, const LinkId* route, size_t hops) {
+  const FlowId id = new_flow();
+  Flow& f = flows_[leader];
+  next_member_[id] = kNone;
+  leader_of_[id] = leader;
+  next_member_[f.last_member == kNone ? leader : f.last_member] = id;
+  f.last_member = id;
+  const double grown = f.members + 1.0;
+  for (Hop* h = hops_of(f); h != hops_of(f) + f.hops; ++h)
+    if (links_[h->link].sharing == Sharing::shared) h->weight = h->weight / f.members * grown;
+  ++f.members;
+  ++flows_grouped_;
+  if (f.solo || f.start_epoch == epoch_) return id;
+  for (size_t i = 0; i < hops; ++i) mark_modified(route[i]);
+  modified_ = true;
+  return id;
+}
+
+// The group of `leader` has ended now: the leader, then its members in
+// start order.
+void FluidNetwork::finish_group(FlowId leader, std::vector<Finished>& finished) {
+  finished.push_back(Finished{leader, now_});
+  for (FlowId m = next_member_[leader]; m != kNone; m = next_member_[m]) {
+    finished.push_back(Finished{m, now_});
+    leader_of_[m] = kNone;
+    free_flow(m);
+  }
+  release(leader);
 }
 
 // A flow whose route is one FATPIPE link on which every flow in flight has
@@ -209,7 +340,7 @@ void FluidNetwork::release(FlowId id) {
   leave_fatpipes(id);
   free_hops_[f.hops].push_back(f.hop_begin);
   f.phase = Phase::free;
-  free_flows_.push_back(id);
+  free_flow(id);
 }
 
 void FluidNetwork::enable(uint32_t hop) { push_front(links_[hop_pool_[hop].link].head, hop); }
@@ -325,8 +456,7 @@ void FluidNetwork::handle_events(std::vector<Finished>& finished) {
       for (uint32_t i = 0; i < f.hops; ++i) disable(f.hop_begin + i);
     }
     modified_ = true;
-    finished.push_back(Finished{id, now_});
-    release(id);
+    finish_group(id, finished);
   }
 }
 
@@ -378,7 +508,7 @@ void FluidNetwork::next_epoch() {
   modified_links_.clear();
   if (++epoch_ == 0) {  // wrapped: no stale mark may equal a new epoch
     for (Link& l : links_) l.modified = 0;
-    for (Flow& f : flows_) f.visited = f.mark = 0;
+    for (Flow& f : flows_) f.visited = f.mark = f.start_epoch = 0;
     epoch_ = 1;
   }
 }

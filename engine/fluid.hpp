@@ -95,7 +95,14 @@
 // give it (FluidNetwork::may_go_solo), which took circulant bcast at 2^17
 // ranks on a fat tree of 128-core nodes from 35.0 s to 25.7 s; it can
 // change the order of messages finishing at one instant, so graph plans
-// turn it off (solve_every_message). The number
+// turn it off (solve_every_message). Messages started at one instant
+// with one route, latency and size (a lock-step plan's ranks of one node,
+// stepping together to the same node, or on its loopback) are one flow to
+// the solver, a group whose weight on a SHARED link is their number
+// (FluidNetwork::join_group, exact: SimGrid gives each the same rate at
+// every solve, so they end in one step; to rounding, the sums taken as one
+// product: FluidSimGrid.IdenticalFlowsStartedTogether); this too only
+// where the order of messages ending at one instant is not read. The number
 // of solves is SimGrid's: one a distinct event time. On a dragonfly or a
 // fat tree at p = 2^14 (128 cores a node) one component holds all the
 // messages in flight, and a circulant allreduce solves each message ~70
@@ -160,13 +167,15 @@ class FluidNetwork {
   // fluid.cpp): SimGrid's order of messages finishing at one instant,
   // which a graph plan's MPI_Waitany follows (graph_links.hpp); set before
   // the first start().
-  void solve_every_message() { solo_allowed_ = false; }
+  void solve_every_message() { solo_allowed_ = groups_allowed_ = false; }
 
   double now() const { return now_; }
-  size_t in_flight() const { return flows_.size() - free_flows_.size(); }
+  // How many flows have joined a group so far (join_group in fluid.cpp).
+  size_t flows_grouped() const { return flows_grouped_; }
+  size_t in_flight() const { return flows_.size() - free_count_; }
   // The current rate of a transmitting message (0 during its latency),
   // after next_event(); bytes/s.
-  double rate(FlowId f) const { return flows_[f].rate; }
+  double rate(FlowId f) const { return flows_[leader_of_[f] == kNone ? f : leader_of_[f]].rate; }
 
  private:
   enum class Phase : uint8_t { latency, transmitting, free };
@@ -198,6 +207,11 @@ class FluidNetwork {
   struct Flow {
     double remains = 0, rate = 0, last_update = 0, penalty = 0, bound = 0;
     uint32_t hop_begin = 0, visited = 0, mark = 0;
+    // A group's leader (join_group): its last member (next_member_ chains
+    // them from the leader in start order), the flows it stands for, and
+    // the epoch its start marked its links in.
+    FlowId last_member = kNone;
+    uint32_t members = 1, start_epoch = 0;
     uint8_t hops = 0;
     Phase phase = Phase::free;
     bool fixed = false;
@@ -218,6 +232,14 @@ class FluidNetwork {
   static constexpr size_t kMaxHops = 255;
 
   Hop* hops_of(const Flow& f) { return hop_pool_.data() + f.hop_begin; }
+  const Hop* hops_of(const Flow& f) const { return hop_pool_.data() + f.hop_begin; }
+  FlowId new_flow();
+  void free_flow(FlowId id);
+  static uint64_t group_key(const LinkId* route, size_t hops, double latency, double bytes);
+  FlowId find_group(uint64_t key, const LinkId* route, size_t hops, double latency, double bytes) const;
+  bool same_route(const Flow& leader, const LinkId* route, size_t hops) const;
+  FlowId join_group(FlowId leader, const LinkId* route, size_t hops);
+  void finish_group(FlowId leader, std::vector<Finished>& finished);
   uint32_t alloc_hops(size_t n);
   void release(FlowId f);
   void enable(uint32_t hop);
@@ -267,13 +289,30 @@ class FluidNetwork {
   double now_ = 0;
   std::vector<Link> links_;
   std::vector<Flow> flows_;
-  std::vector<FlowId> free_flows_;
+  // Free ids (new_flow): a bit each, the next-fit cursor (a word), the count.
+  static constexpr size_t kFreeScan = 64;
+  std::vector<uint64_t> free_bits_;
+  size_t free_cursor_ = 0, free_count_ = 0;
   std::vector<Hop> hop_pool_;
   std::vector<std::vector<uint32_t>> free_hops_;  // by length
   std::vector<HeapEntry> heap_;
   std::vector<uint32_t> heap_pos_;  // by flow: its place in heap_, kNone if none
+  // By flow, apart from Flow so that a group's end reads no member's Flow:
+  // the next member of its group, and a member's leader (kNone: none).
+  std::vector<FlowId> next_member_, leader_of_;
   uint64_t stamps_ = 0;
   bool solo_allowed_ = true;
+  // Groups: a direct-mapped table of the flows started at now_ that others
+  // may join, by group_key (a collision only forgoes a group).
+  struct GroupSlot {
+    double started = -1;
+    uint64_t key = 0;
+    FlowId leader = kNone;
+  };
+  static constexpr size_t kGroupSlots = 4096;
+  bool groups_allowed_ = true;
+  size_t flows_grouped_ = 0;
+  std::vector<GroupSlot> group_slots_ = std::vector<GroupSlot>(kGroupSlots);
   // System::modified_constraint_set and visited_counter_.
   std::vector<LinkId> modified_links_;
   bool modified_ = false;

@@ -42,8 +42,10 @@ struct Unreceived {
 };
 
 // A message in flight, by its flow; an eager one's place in the inbox pool.
+// Ranks as 32 bits (p < 2^31): 12 bytes, read once a message in the order
+// messages end, which scatters them.
 struct Message {
-  int64_t from = 0, to = 0;
+  int32_t from = 0, to = 0;
   uint32_t eager = kNil;
 };
 
@@ -91,12 +93,14 @@ class SharedEvaluator {
     double time;
     int64_t rank;
     bool operator>(const PostEvent& o) const { return time > o.time || (time == o.time && rank > o.rank); }
+    uint64_t order_key() const { return static_cast<uint64_t>(rank); }
   };
   // A message timed alone (--contention off): its arrival.
   struct Arrival {
     double time;
     uint32_t id;
     bool operator>(const Arrival& o) const { return time > o.time || (time == o.time && id > o.id); }
+    uint64_t order_key() const { return id; }
   };
 
   Rank& at(int64_t r) { return ranks_[static_cast<size_t>(r)]; }
@@ -196,18 +200,37 @@ class SharedEvaluator {
   // Starts the flow of `bytes` from rank `from` to rank `to` now; returns
   // its id, with messages_ sized for it.
   FluidNetwork::FlowId start_flow(int64_t from, int64_t to, int64_t bytes) {
-    const double latency = routes_.route(routes_.node_of(from), routes_.node_of(to), route_);
+    const int64_t src = routes_.node_of(from), dst = routes_.node_of(to);
     const double size = static_cast<double>(bytes) + envelope_;
     FluidNetwork::FlowId f;
     if (shared_) {
-      hops_.assign(route_.begin(), route_.end());
-      f = net_.start(hops_, latency, size);
+      const CachedRoute& route = cached_route(src, dst);
+      f = net_.start(route.hops, route.latency, size);
     } else {
-      f = start_alone(latency, size);
+      f = start_alone(routes_.route(src, dst, route_), size);
     }
     if (messages_.size() <= f) messages_.resize(f + 1);
     ++count_;
     return f;
+  }
+
+  // The route between two nodes, from a small direct-mapped cache: a
+  // lock-step plan's ranks of one node send to the same few nodes at once.
+  struct CachedRoute {
+    int64_t src = kNone, dst = kNone;
+    double latency = 0;
+    std::vector<FluidNetwork::LinkId> hops;
+  };
+  static constexpr size_t kRouteSlots = 256;
+  const CachedRoute& cached_route(int64_t src, int64_t dst) {
+    const uint64_t key = static_cast<uint64_t>(src) * 0x9E3779B97F4A7C15ULL ^ static_cast<uint64_t>(dst);
+    CachedRoute& slot = route_cache_[(key * 0x9E3779B97F4A7C15ULL) >> 56];
+    if (slot.src != src || slot.dst != dst) {
+      slot.latency = routes_.route(src, dst, route_);
+      slot.hops.assign(route_.begin(), route_.end());
+      slot.src = src, slot.dst = dst;
+    }
+    return slot;
   }
 
   // Rank r's eager send: its message leaves now, queued at the receiver
@@ -220,7 +243,7 @@ class SharedEvaluator {
     const uint32_t i = append_to_inbox(r, to);
     // Traced as loggp.hpp's eager messages: started at the call, the sender's overhead first.
     if (sink_) pool_traced_[i] = {r, to, s.send_bytes, s.steps_done, s.call, s.call, 0, net_.now(), 0};
-    messages_[f] = {r, to, i};
+    messages_[f] = {static_cast<int32_t>(r), static_cast<int32_t>(to), i};
     s.send_to = kNone;
     end_half(r, net_.now());
   }
@@ -284,7 +307,7 @@ class SharedEvaluator {
     if (!sender.posted || !receiver.posted || sender.send_to != to || receiver.recv_from != from) return;
     if (unreceived(from, to)) return;
     const FluidNetwork::FlowId f = start_flow(from, to, sender.send_bytes);
-    messages_[f] = {from, to};
+    messages_[f] = {static_cast<int32_t>(from), static_cast<int32_t>(to)};
     if (sink_)
       traced_.resize(messages_.size()),
           traced_[f] = {from, to, sender.send_bytes, sender.steps_done, sender.post, net_.now(), 0, 0, 0};
@@ -315,7 +338,7 @@ class SharedEvaluator {
       e.end = e.sender_done = e.receiver_done = t;
       sink_->message(e);
     }
-    for (int64_t r : {m.from, m.to}) end_half(r, t);
+    for (const int64_t r : {int64_t{m.from}, int64_t{m.to}}) end_half(r, t);
   }
 
   Result result(bool per_rank) {
@@ -358,7 +381,7 @@ class SharedEvaluator {
   std::vector<MessageEvent> pool_traced_;  // by pool index, with a sink
   std::vector<uint32_t> free_pool_;
   std::vector<int64_t> route_;
-  std::vector<FluidNetwork::LinkId> hops_;
+  std::vector<CachedRoute> route_cache_ = std::vector<CachedRoute>(kRouteSlots);
   int64_t count_ = 0;
   EventSink* sink_;
 };

@@ -247,32 +247,45 @@ struct Event {
   int64_t key() const { return id * 7919 % 100003; }
   bool operator>(const Event& o) const { return time > o.time || (time == o.time && key() > o.key()); }
 };
+// The same events, their tie-break as DueQueue's order_key: a batch due at
+// one time goes through its radix sort.
+struct KeyedEvent : Event {
+  KeyedEvent() = default;
+  KeyedEvent(double time, int64_t id) : Event{time, id} {}
+  uint64_t order_key() const { return static_cast<uint64_t>(key()); }
+};
 }  // namespace
 
 // Runs a simulation of `n` events on a coarse time grid (many ties) whose
 // visits push more, some due at once: the events in the order taken.
 // Queue: DueQueue, or std::priority_queue popped one by one.
-template <class Queue, class Drain>
+template <class Queue, class Ev = Event, class Drain>
 std::vector<Event> taken_order(int n, Drain drain) {
   Queue queue;
   int64_t next_id = 0;
   std::mt19937 rng(7);
-  for (int i = 0; i < n; ++i) queue.push(Event{static_cast<double>(rng() % 8), next_id++});
+  for (int i = 0; i < n; ++i) queue.push(Ev{static_cast<double>(rng() % 8), next_id++});
   std::vector<Event> taken;
   for (double now = 0; !queue.empty(); now += 1)
-    drain(queue, now, [&](const Event& e) {
+    drain(queue, now, [&](const Ev& e) {
       taken.push_back(e);
-      if (e.id % 3 == 0) queue.push(Event{now + static_cast<double>(e.id % 2), next_id++});  // due now, or next time
+      if (e.id % 3 == 0) queue.push(Ev{now + static_cast<double>(e.id % 2), next_id++});  // due now, or next time
     });
   return taken;
 }
 
+void expect_same_order(const std::vector<Event>& ours, const std::vector<Event>& reference, int n) {
+  ASSERT_EQ(ours.size(), reference.size()) << n << " events";
+  EXPECT_GT(ours.size(), static_cast<size_t>(n));  // the visits pushed some
+  for (size_t i = 0; i < ours.size(); ++i) {
+    EXPECT_EQ(ours[i].id, reference[i].id) << "event " << i << " of " << n;
+    if (ours[i].id != reference[i].id) break;
+  }
+}
+
 TEST(DueQueue, TakesDueEventsInOrderAsAHeapPoppedOneByOneDoes) {
   using Reference = std::priority_queue<Event, std::vector<Event>, std::greater<>>;
-  for (int n : {10, 300, 5000}) {
-    const auto ours = taken_order<DueQueue<Event>>(n, [](auto& q, double now, auto visit) {
-      q.drain([now](const Event& e) { return e.time <= now; }, visit);
-    });
+  for (int n : {10, 300, 5000, 40000}) {
     const auto reference = taken_order<Reference>(n, [](auto& q, double now, auto visit) {
       while (!q.empty() && q.top().time <= now) {
         const Event e = q.top();
@@ -280,12 +293,12 @@ TEST(DueQueue, TakesDueEventsInOrderAsAHeapPoppedOneByOneDoes) {
         visit(e);
       }
     });
-    ASSERT_EQ(ours.size(), reference.size()) << n << " events";
-    EXPECT_GT(ours.size(), static_cast<size_t>(n));  // the visits pushed some
-    for (size_t i = 0; i < ours.size(); ++i) {
-      EXPECT_EQ(ours[i].id, reference[i].id) << "event " << i << " of " << n;
-      if (ours[i].id != reference[i].id) break;
-    }
+    auto drain = [](auto& q, double now, auto visit) {
+      q.drain([now](const auto& e) { return e.time <= now; }, visit);
+    };
+    expect_same_order(taken_order<DueQueue<Event>>(n, drain), reference, n);
+    // With order_key: the batches due at one time radix-sorted.
+    expect_same_order(taken_order<DueQueue<KeyedEvent>, KeyedEvent>(n, drain), reference, n);
   }
 }
 

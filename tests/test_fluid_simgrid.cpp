@@ -103,6 +103,24 @@ std::vector<Sample> random_samples(const std::vector<std::string>& hosts, int co
   return list;
 }
 
+// `count` transfers in copies: a few host pairs and sizes, started at a few
+// instants, each drawn transfer repeated 1 to 8 times at once (a node's
+// ranks stepping together), so that the network groups identical flows
+// (fluid.cpp, join_group).
+std::vector<Sample> repeated_samples(const std::vector<std::string>& hosts, int count, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<size_t> host(0, hosts.size() - 1);
+  std::uniform_int_distribution<int> instant(0, 3), copies(1, 8), size(0, 3);
+  const uint64_t sizes[] = {0, 4096, 65536, 1 << 20};
+  std::vector<Sample> list;
+  while (static_cast<int>(list.size()) < count) {
+    const Sample s{hosts[host(rng)], hosts[host(rng)], instant(rng) * 5e-4, sizes[size(rng)]};
+    for (int c = copies(rng); c > 0; --c) list.push_back(s);
+  }
+  list.resize(static_cast<size_t>(count));
+  return list;
+}
+
 struct Recorded {
   std::map<std::string, std::pair<double, FluidNetwork::Sharing>> links;
   std::map<std::pair<std::string, std::string>, std::pair<double, std::vector<std::string>>> routes;
@@ -170,7 +188,7 @@ Recorded record(const std::string& name, const std::string& xml, const std::vect
 // (with `every_message`, none solo, as the graph evaluator runs it);
 // `finished` gets the order the network finished them in.
 std::vector<double> replay(const Recorded& r, const std::vector<Sample>& list, bool every_message,
-                           std::vector<size_t>& finished) {
+                           std::vector<size_t>& finished, size_t* grouped = nullptr) {
   FluidNetwork net;
   if (every_message) net.solve_every_message();
   std::map<std::string, FluidNetwork::LinkId> ids;
@@ -182,7 +200,9 @@ std::vector<double> replay(const Recorded& r, const std::vector<Sample>& list, b
     for (const std::string& l : route.second) t.route.push_back(ids.at(l));
     transfers.push_back(t);
   }
-  return collsim::engine::testing::replay(net, transfers, r.calls, &finished);
+  auto end = collsim::engine::testing::replay(net, transfers, r.calls, &finished);
+  if (grouped) *grouped = net.flows_grouped();
+  return end;
 }
 
 std::vector<std::string> host_names(const char* prefix, int count) {
@@ -193,11 +213,14 @@ std::vector<std::string> host_names(const char* prefix, int count) {
 
 // Runs `seeds` random sets of `count` transfers on a platform and checks
 // every completion time; returns (and prints) the largest relative difference.
+// With `repeated`, the transfers come in copies (repeated_samples) and the
+// network must have grouped some of them.
 double worst_difference(const std::string& name, const std::string& xml, const std::vector<std::string>& hosts,
-                        int count, int seeds) {
+                        int count, int seeds, bool repeated = false) {
   double worst = 0;
   for (int seed = 1; seed <= seeds; ++seed) {
-    const auto list = random_samples(hosts, count, static_cast<unsigned>(seed), seed % 2 == 0);
+    const auto list = repeated ? repeated_samples(hosts, count, static_cast<unsigned>(seed))
+                               : random_samples(hosts, count, static_cast<unsigned>(seed), seed % 2 == 0);
     const Recorded r = record(name + "_" + std::to_string(seed), xml, list);
     // Each transfer's time as the engine's networks give it: with solo
     // messages (fluid.cpp, may_go_solo; the lock-step sweeps) and with every
@@ -206,8 +229,12 @@ double worst_difference(const std::string& name, const std::string& xml, const s
     // on several of them returns); solo ones need not.
     for (const bool every_message : {false, true}) {
       std::vector<size_t> finished;
-      const std::vector<double> ours = replay(r, list, every_message, finished);
+      size_t grouped = 0;
+      const std::vector<double> ours = replay(r, list, every_message, finished, &grouped);
       const std::string how = name + " seed " + std::to_string(seed) + (every_message ? " (every message solved)" : "");
+      if (repeated) {
+        EXPECT_EQ(grouped > 0, !every_message) << how << ": " << grouped << " flows grouped";
+      }
       if (every_message) {
         EXPECT_EQ(finished, r.finished) << how << ": transfers finished in another order";
       }
@@ -244,4 +271,15 @@ TEST(FluidSimGrid, TorusAndDragonfly) {
   worst_difference("torus", cluster(8, "SPLITDUPLEX", "TORUS", "2,2,2"), host_names("node-", 8), 300, 2);
   worst_difference("dragonfly", cluster(16, "SPLITDUPLEX", "DRAGONFLY", "2,1;2,1;2,1;2"), host_names("node-", 16),
                    300, 2);
+}
+
+// Identical transfers started together: one flow to the network where
+// groups are allowed (the lock-step sweeps), each its own where every
+// message is solved; SimGrid's times either way.
+TEST(FluidSimGrid, IdenticalFlowsStartedTogether) {
+  worst_difference("repeated_full", full_zone(), host_names("h", 6), 300, 2, true);
+  worst_difference("repeated_fattree", cluster(8, "SHARED", "FAT_TREE", "2;4,2;1,2;1,1"), host_names("node-", 8), 300,
+                   2, true);
+  worst_difference("repeated_dragonfly", cluster(16, "SPLITDUPLEX", "DRAGONFLY", "2,1;2,1;2,1;2"),
+                   host_names("node-", 16), 300, 2, true);
 }
