@@ -54,16 +54,15 @@ FluidNetwork::FlowId FluidNetwork::start(const LinkId* route, size_t hops, doubl
     throw std::invalid_argument("a flow with neither links nor latency (SimGrid refuses such a route)");
   for (size_t i = 0; i < hops; ++i)
     if (route[i] >= links_.size()) throw std::invalid_argument("no link " + std::to_string(route[i]));
-  // System::expand: a link named again adds weight 1 on a shared link, none on a fatpipe.
-  size_t distinct = 0;
-  for (size_t i = 0; i < hops; ++i) distinct += std::find(route, route + i, route[i]) == route + i;
-
   const bool may_group = groups_allowed_ && latency > 0;
   const uint64_t key = may_group ? group_key(route, hops, latency, bytes) : 0;
   if (may_group) {
     const FlowId leader = find_group(key, route, hops, latency, bytes);
     if (leader != kNone) return join_group(leader, route, hops);
   }
+  // System::expand: a link named again adds weight 1 on a shared link, none on a fatpipe.
+  size_t distinct = 0;
+  for (size_t i = 0; i < hops; ++i) distinct += std::find(route, route + i, route[i]) == route + i;
   const FlowId id = new_flow();
   if (may_group) group_slots_[key % kGroupSlots] = GroupSlot{now_, key, id};
   Flow& f = flows_[id];
