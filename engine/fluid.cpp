@@ -68,6 +68,8 @@ FluidNetwork::FlowId FluidNetwork::start(const LinkId* route, size_t hops, doubl
   Flow& f = flows_[id];
   f.last_member = next_member_[id] = leader_of_[id] = kNone;
   f.members = 1;
+  f.cls = kNone;
+  f.began = 0;
   f.start_epoch = epoch_;
   f.remains = bytes;
   f.rate = 0;
@@ -226,10 +228,7 @@ FluidNetwork::FlowId FluidNetwork::join_group(FlowId leader, const LinkId* route
   leader_of_[id] = leader;
   next_member_[f.last_member == kNone ? leader : f.last_member] = id;
   f.last_member = id;
-  const double grown = f.members + 1.0;
-  for (Hop* h = hops_of(f); h != hops_of(f) + f.hops; ++h)
-    if (links_[h->link].sharing == Sharing::shared) h->weight = h->weight / f.members * grown;
-  ++f.members;
+  rescale(f, f.members + 1);
   ++flows_grouped_;
   if (f.solo || f.start_epoch == epoch_) return id;
   for (size_t i = 0; i < hops; ++i) mark_modified(route[i]);
@@ -247,6 +246,197 @@ void FluidNetwork::finish_group(FlowId leader, std::vector<Finished>& finished) 
     free_flow(m);
   }
   release(leader);
+}
+
+// A group's or a class's weight on each SHARED link is its members' sum.
+void FluidNetwork::rescale(Flow& f, uint32_t members) {
+  for (Hop* h = hops_of(f); h != hops_of(f) + f.hops; ++h)
+    if (links_[h->link].sharing == Sharing::shared) h->weight = h->weight / f.members * members;
+  f.members = members;
+}
+
+// Classes. Messages transmitting at once on one route with one latency
+// are one flow to the solver however they started (a class), as SimGrid
+// treats them: every solve gives each the same rate (same links in the
+// modified set, same penalty, same bound: maxmin_solve has no rule that
+// tells them apart), and the selective update marks the same links for
+// each (a message ending its latency or ending marks its first link,
+// which is the class's). So while a message's remains differ, its rate
+// does not: the class moves all of its members' remains down by the same
+// bytes, and they end in the order of what they had left. A message
+// ending its latency joins the class of its route (a flow of the route
+// that ends its latency alone is promoted to one when a second comes):
+// its key is its remains plus the bytes its class has moved so far (the
+// least key, less the class's remains), and the class's remains is its
+// least key's member's; the class ends its members one by one, those
+// within sg_surf_precision of its date at once, and goes when the last
+// one has. What changes, as with groups, is only the order of messages
+// ending at one instant; where that order is read (solve_every_message)
+// there are no classes. A lock-step plan whose ranks fall out of step
+// (messages of a few sizes on one route, a few bytes apart) keeps a
+// solver of a class a route: circulant allreduce at 2^14 ranks, 64 KiB,
+// on 128-core nodes solved ~170 messages a step before.
+uint64_t FluidNetwork::class_key(const Flow& f, const Hop* hops) {
+  auto mix = [](uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ULL + (h >> 29); };
+  uint64_t h = 0x84222325cbf29ce4ULL, bits;
+  std::memcpy(&bits, &f.penalty, sizeof bits);
+  h = mix(h, bits);
+  for (uint32_t i = 0; i < f.hops; ++i) h = mix(h, hops[i].link);
+  return h;
+}
+
+// Same penalty, same links in order, each named as often a member (so the
+// same bound).
+bool FluidNetwork::same_class(const Flow& a, const Flow& b) const {
+  if (a.penalty != b.penalty || a.hops != b.hops) return false;
+  const Hop *ha = hops_of(a), *hb = hops_of(b);
+  for (uint32_t i = 0; i < a.hops; ++i) {
+    if (ha[i].link != hb[i].link) return false;
+    if (links_[ha[i].link].sharing == Sharing::shared && ha[i].weight * b.members != hb[i].weight * a.members)
+      return false;
+  }
+  return true;
+}
+
+// A transmitting flow in the solver that is not due in this step: in the
+// heap, or out of it because it began in this step (its latency ended, or
+// it was formed as a class; its date waits for the next solve).
+bool FluidNetwork::may_be_joined(FlowId c) const {
+  const Flow& f = flows_[c];
+  return f.phase == Phase::transmitting && !f.solo && f.hops > 0 && (heap_pos_[c] != kNone || f.began == step_);
+}
+
+// Flow `id` (and its group), whose latency ends now, joins the class of
+// its route if there is one to join; otherwise it may be joined.
+bool FluidNetwork::join_class(FlowId id) {
+  const Flow& f = flows_[id];
+  // A flow with nothing left ends in the next step, as SimGrid's does.
+  if (!(f.remains > 0)) return false;
+  const uint64_t key = class_key(f, hops_of(f));
+  ClassSlot& slot = class_slots_[key % kClassSlots];
+  const FlowId c = slot.flow;
+  if (c == kNone || slot.key != key || c == id || !may_be_joined(c) || !same_class(flows_[c], f)) {
+    slot = ClassSlot{key, id};
+    return false;
+  }
+  const FlowId cls_flow = flows_[c].cls != kNone ? c : promote(c);
+  class_slots_[key % kClassSlots].flow = cls_flow;
+  add_members(cls_flow, id);
+  return true;
+}
+
+// Flow c (and its group) becomes the one member of a new class, which takes
+// its place in the solver: its hops, rate, remains and date.
+FluidNetwork::FlowId FluidNetwork::promote(FlowId c) {
+  uint32_t index = static_cast<uint32_t>(classes_.size());
+  if (!free_classes_.empty()) {
+    index = free_classes_.back();
+    free_classes_.pop_back();
+  } else {
+    classes_.emplace_back();
+  }
+  ++classes_in_use_;
+  const FlowId v = new_flow();
+  Flow& cls_flow = flows_[v];
+  cls_flow = flows_[c];
+  cls_flow.cls = index;
+  cls_flow.began = step_;
+  cls_flow.last_member = kNone;
+  next_member_[v] = leader_of_[v] = kNone;
+  for (uint32_t i = 0; i < cls_flow.hops; ++i) hop_pool_[cls_flow.hop_begin + i].flow = v;
+  if (heap_pos_[c] != kNone) {
+    const double date = heap_[heap_pos_[c]].date;
+    heap_remove(c);
+    heap_set(v, date);
+  }
+  std::vector<Member>& members = classes_[index];
+  for (FlowId m = c; m != kNone;) {  // equal keys in join order: a heap
+    members.push_back(Member{cls_flow.remains, ++member_seq_, m});
+    leader_of_[m] = v;
+    flows_[m].phase = Phase::member;
+    m = std::exchange(next_member_[m], kNone);
+  }
+  Flow& old = flows_[c];
+  old.hops = 0;
+  old.members = 1;
+  old.last_member = kNone;
+  return v;
+}
+
+// NetworkCm02Action::update_remains_lazy at now with the last solve's rate.
+void FluidNetwork::bring_up_to_date(Flow& f) {
+  if (f.remains > 0) {
+    f.remains -= f.rate * (now_ - f.last_update);
+    if (f.remains < kRemainsPrecision) f.remains = 0;
+  }
+  f.last_update = now_;
+}
+
+// Flow `id` (and its group) joins class `v` with the bytes it has left, as
+// its own variable enabled now would (System::enable_var marks its first
+// link, the class's).
+void FluidNetwork::add_members(FlowId v, FlowId id) {
+  Flow& cls_flow = flows_[v];
+  Flow& f = flows_[id];
+  std::vector<Member>& members = classes_[cls_flow.cls];
+  bring_up_to_date(cls_flow);
+  const double least = members.front().key;
+  const double key = f.remains + (least - cls_flow.remains);
+  if (key < least) cls_flow.remains = f.remains;
+  for (FlowId m = id; m != kNone;) {
+    members.push_back(Member{key, ++member_seq_, m});
+    std::push_heap(members.begin(), members.end(), std::greater<Member>());
+    leader_of_[m] = v;
+    flows_[m].phase = Phase::member;
+    m = std::exchange(next_member_[m], kNone);
+  }
+  rescale(cls_flow, cls_flow.members + f.members);
+  flows_classed_ += f.members;
+  leave_fatpipes(id);
+  free_hops_[f.hops].push_back(f.hop_begin);
+  f.hops = 0;
+  f.members = 1;
+  f.last_member = kNone;
+  mark_modified(hops_of(cls_flow)[0].link);
+  modified_ = true;
+}
+
+// Class v is due: its first member ends now, and with it every member
+// whose date is within sg_surf_precision of now; each one's variable freed
+// marks the class's first link (System::var_free). The class goes with its
+// last member.
+void FluidNetwork::finish_members(FlowId v, std::vector<Finished>& finished) {
+  std::vector<Member>& members = classes_[flows_[v].cls];
+  const double least = members.front().key;
+  uint32_t gone = 0;
+  do {
+    std::pop_heap(members.begin(), members.end(), std::greater<Member>());
+    const FlowId m = members.back().flow;
+    members.pop_back();
+    finished.push_back(Finished{m, now_});
+    leader_of_[m] = kNone;
+    flows_[m].phase = Phase::free;
+    free_flow(m);
+    ++gone;
+  } while (!members.empty() && member_date(flows_[v], members.front().key - least) < now_ + kTimePrecision);
+  Flow& cls_flow = flows_[v];
+  mark_modified(hops_of(cls_flow)[0].link);
+  modified_ = true;
+  if (members.empty()) {
+    for (uint32_t i = 0; i < cls_flow.hops; ++i) disable(cls_flow.hop_begin + i);
+    release(v);
+    return;
+  }
+  cls_flow.remains += members.front().key - least;
+  rescale(cls_flow, cls_flow.members - gone);
+}
+
+// The date of a class's member `ahead` bytes behind its first, as SimGrid
+// set it at the class's last solve (or later join: the same date).
+double FluidNetwork::member_date(const Flow& cls_flow, double ahead) const {
+  const double remains = cls_flow.remains + ahead;
+  if (!(remains > 0)) return cls_flow.last_update;
+  return cls_flow.rate > 0 ? cls_flow.last_update + remains / cls_flow.rate : kNever;
 }
 
 // A flow whose route is one FATPIPE link on which every flow in flight has
@@ -339,6 +529,12 @@ void FluidNetwork::release(FlowId id) {
   leave_fatpipes(id);
   free_hops_[f.hops].push_back(f.hop_begin);
   f.phase = Phase::free;
+  if (f.cls != kNone) {
+    classes_[f.cls].clear();
+    free_classes_.push_back(f.cls);
+    f.cls = kNone;
+    --classes_in_use_;
+  }
   free_flow(id);
 }
 
@@ -426,17 +622,20 @@ void FluidNetwork::handle_events(std::vector<Finished>& finished) {
   // the flow and marks its first link.
   finishing_.clear();
   pop_due();
+  ++step_;
   for (const HeapEntry& due : due_) {
     const FlowId id = due.flow;
     Flow& f = flows_[id];
     if (f.phase == Phase::latency && f.hops > 0) {
       f.phase = Phase::transmitting;
       f.last_update = now_;
+      f.began = step_;
       if (f.solo) {  // its completion date, as SimGrid's next solve sets it
         f.rate = solo_rate(f);
         solo_transmitting_.push_back(id);
         continue;
       }
+      if (groups_allowed_ && join_class(id)) continue;  // join_class allocates only when it joins
       for (uint32_t i = 0; i < f.hops; ++i) enable(f.hop_begin + i);
       mark_modified(hops_of(f)[0].link);
       modified_ = true;
@@ -450,6 +649,10 @@ void FluidNetwork::handle_events(std::vector<Finished>& finished) {
   // variable is freed (System::var_free marks its first link first).
   for (const FlowId id : finishing_) {
     Flow& f = flows_[id];
+    if (f.cls != kNone) {
+      finish_members(id, finished);
+      continue;
+    }
     if (f.phase == Phase::transmitting && !f.solo) {
       mark_modified(hops_of(f)[0].link);
       for (uint32_t i = 0; i < f.hops; ++i) disable(f.hop_begin + i);
@@ -528,11 +731,7 @@ void FluidNetwork::init_link(LinkId l) {
       // NetworkCm02Action::update_remains_lazy with the last solve's rate.
       f.mark = epoch_;
       solved_flows_.push_back(h.flow);
-      if (f.remains > 0) {
-        f.remains -= f.rate * (now_ - f.last_update);
-        if (f.remains < kRemainsPrecision) f.remains = 0;
-      }
-      f.last_update = now_;
+      bring_up_to_date(f);
       f.fixed = false;
     }
     ++link.unfixed;

@@ -121,6 +121,26 @@ std::vector<Sample> repeated_samples(const std::vector<std::string>& hosts, int 
   return list;
 }
 
+// `count` transfers on a few host pairs, out of step: sizes a few 8-byte
+// elements apart around 64 KiB and 1 MiB, started at a few instants plus a
+// lag of 0 to 40 ns (some under sg_surf_precision), 1 to 4 copies at once:
+// a lock-step plan whose ranks hold 0 or 1 element a segment. The network
+// puts each route's overlapping transfers in one class (fluid.cpp,
+// join_class), whose members end one by one, some within 1e-9 s.
+std::vector<Sample> lagged_samples(const std::vector<std::string>& hosts, int count, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<size_t> host(0, 2);
+  std::uniform_int_distribution<int> instant(0, 3), lag(0, 40), copies(1, 4), elements(0, 6), large(0, 1);
+  std::vector<Sample> list;
+  while (static_cast<int>(list.size()) < count) {
+    const uint64_t bytes = (large(rng) ? 1 << 20 : 65536) + 8 * static_cast<uint64_t>(elements(rng));
+    const Sample s{hosts[host(rng)], hosts[host(rng) + 3], instant(rng) * 2e-4 + lag(rng) * 1e-9, bytes};
+    for (int c = copies(rng); c > 0; --c) list.push_back(s);
+  }
+  list.resize(static_cast<size_t>(count));
+  return list;
+}
+
 struct Recorded {
   std::map<std::string, std::pair<double, FluidNetwork::Sharing>> links;
   std::map<std::pair<std::string, std::string>, std::pair<double, std::vector<std::string>>> routes;
@@ -188,7 +208,7 @@ Recorded record(const std::string& name, const std::string& xml, const std::vect
 // (with `every_message`, none solo, as the graph evaluator runs it);
 // `finished` gets the order the network finished them in.
 std::vector<double> replay(const Recorded& r, const std::vector<Sample>& list, bool every_message,
-                           std::vector<size_t>& finished, size_t* grouped = nullptr) {
+                           std::vector<size_t>& finished, size_t* grouped = nullptr, size_t* classed = nullptr) {
   FluidNetwork net;
   if (every_message) net.solve_every_message();
   std::map<std::string, FluidNetwork::LinkId> ids;
@@ -202,6 +222,7 @@ std::vector<double> replay(const Recorded& r, const std::vector<Sample>& list, b
   }
   auto end = collsim::engine::testing::replay(net, transfers, r.calls, &finished);
   if (grouped) *grouped = net.flows_grouped();
+  if (classed) *classed = net.flows_classed();
   return end;
 }
 
@@ -213,14 +234,17 @@ std::vector<std::string> host_names(const char* prefix, int count) {
 
 // Runs `seeds` random sets of `count` transfers on a platform and checks
 // every completion time; returns (and prints) the largest relative difference.
-// With `repeated`, the transfers come in copies (repeated_samples) and the
-// network must have grouped some of them.
+// Drawn `repeated`, the transfers come in copies (repeated_samples) and the
+// network must have grouped some of them; `lagged`: see lagged_samples.
+enum class Draw { random, repeated, lagged };
+
 double worst_difference(const std::string& name, const std::string& xml, const std::vector<std::string>& hosts,
-                        int count, int seeds, bool repeated = false) {
+                        int count, int seeds, Draw draw = Draw::random) {
   double worst = 0;
   for (int seed = 1; seed <= seeds; ++seed) {
-    const auto list = repeated ? repeated_samples(hosts, count, static_cast<unsigned>(seed))
-                               : random_samples(hosts, count, static_cast<unsigned>(seed), seed % 2 == 0);
+    const auto list = draw == Draw::repeated ? repeated_samples(hosts, count, static_cast<unsigned>(seed))
+                      : draw == Draw::lagged ? lagged_samples(hosts, count, static_cast<unsigned>(seed))
+                                             : random_samples(hosts, count, static_cast<unsigned>(seed), seed % 2 == 0);
     const Recorded r = record(name + "_" + std::to_string(seed), xml, list);
     // Each transfer's time as the engine's networks give it: with solo
     // messages (fluid.cpp, may_go_solo; the lock-step sweeps) and with every
@@ -229,11 +253,16 @@ double worst_difference(const std::string& name, const std::string& xml, const s
     // on several of them returns); solo ones need not.
     for (const bool every_message : {false, true}) {
       std::vector<size_t> finished;
-      size_t grouped = 0;
-      const std::vector<double> ours = replay(r, list, every_message, finished, &grouped);
+      size_t grouped = 0, classed = 0;
+      const std::vector<double> ours = replay(r, list, every_message, finished, &grouped, &classed);
       const std::string how = name + " seed " + std::to_string(seed) + (every_message ? " (every message solved)" : "");
-      if (repeated) {
+      if (draw == Draw::repeated) {
         EXPECT_EQ(grouped > 0, !every_message) << how << ": " << grouped << " flows grouped";
+      }
+      // Transfers on one route overlap (a few hosts, many transfers, not
+      // all started together): some join a class where the order of ends is not read (fluid.cpp, join_class).
+      if (draw != Draw::repeated) {
+        EXPECT_EQ(classed > 0, !every_message) << how << ": " << classed << " flows joined a class";
       }
       if (every_message) {
         EXPECT_EQ(finished, r.finished) << how << ": transfers finished in another order";
@@ -277,9 +306,19 @@ TEST(FluidSimGrid, TorusAndDragonfly) {
 // groups are allowed (the lock-step sweeps), each its own where every
 // message is solved; SimGrid's times either way.
 TEST(FluidSimGrid, IdenticalFlowsStartedTogether) {
-  worst_difference("repeated_full", full_zone(), host_names("h", 6), 300, 2, true);
+  worst_difference("repeated_full", full_zone(), host_names("h", 6), 300, 2, Draw::repeated);
   worst_difference("repeated_fattree", cluster(8, "SHARED", "FAT_TREE", "2;4,2;1,2;1,1"), host_names("node-", 8), 300,
-                   2, true);
+                   2, Draw::repeated);
   worst_difference("repeated_dragonfly", cluster(16, "SPLITDUPLEX", "DRAGONFLY", "2,1;2,1;2,1;2"),
-                   host_names("node-", 16), 300, 2, true);
+                   host_names("node-", 16), 300, 2, Draw::repeated);
+}
+
+// Transfers on a few routes out of step by a few bytes and nanoseconds:
+// one class a route where the order of ends is not read, SimGrid's times.
+TEST(FluidSimGrid, TransfersOutOfStepOnOneRoute) {
+  worst_difference("lagged_full", full_zone(), host_names("h", 6), 300, 3, Draw::lagged);
+  worst_difference("lagged_fattree", cluster(8, "SHARED", "FAT_TREE", "2;4,2;1,2;1,1"), host_names("node-", 8), 300, 3,
+                   Draw::lagged);
+  worst_difference("lagged_dragonfly", cluster(16, "SPLITDUPLEX", "DRAGONFLY", "2,1;2,1;2,1;2"),
+                   host_names("node-", 16), 300, 3, Draw::lagged);
 }
