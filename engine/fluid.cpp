@@ -19,6 +19,9 @@ namespace {
 constexpr double kMaxminPrecision = 1e-5;
 // Action::update_remains: double_update(remains, ..., sg_maxmin_precision * sg_surf_precision).
 constexpr double kRemainsPrecision = kMaxminPrecision * FluidNetwork::kTimePrecision;
+
+// One step of the hashes of group_key and class_key.
+uint64_t hash_mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ULL + (h >> 29); }
 }  // namespace
 
 FluidNetwork::LinkId FluidNetwork::add_link(double bandwidth, Sharing sharing) {
@@ -172,13 +175,12 @@ void FluidNetwork::free_flow(FlowId id) {
 // another node (and its loopback messages) form a few groups: the
 // solver's work drops by up to the cores a node.
 uint64_t FluidNetwork::group_key(const LinkId* route, size_t hops, double latency, double bytes) {
-  auto mix = [](uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ULL + (h >> 29); };
   uint64_t h = 0xcbf29ce484222325ULL, bits;
   std::memcpy(&bits, &latency, sizeof bits);
-  h = mix(h, bits);
+  h = hash_mix(h, bits);
   std::memcpy(&bits, &bytes, sizeof bits);
-  h = mix(h, bits);
-  for (size_t i = 0; i < hops; ++i) h = mix(h, route[i]);
+  h = hash_mix(h, bits);
+  for (size_t i = 0; i < hops; ++i) h = hash_mix(h, route[i]);
   return h;
 }
 
@@ -277,11 +279,10 @@ void FluidNetwork::rescale(Flow& f, uint32_t members) {
 // solver of a class a route: circulant allreduce at 2^14 ranks, 64 KiB,
 // on 128-core nodes solved ~170 messages a step before.
 uint64_t FluidNetwork::class_key(const Flow& f, const Hop* hops) {
-  auto mix = [](uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ULL + (h >> 29); };
   uint64_t h = 0x84222325cbf29ce4ULL, bits;
   std::memcpy(&bits, &f.penalty, sizeof bits);
-  h = mix(h, bits);
-  for (uint32_t i = 0; i < f.hops; ++i) h = mix(h, hops[i].link);
+  h = hash_mix(h, bits);
+  for (uint32_t i = 0; i < f.hops; ++i) h = hash_mix(h, hops[i].link);
   return h;
 }
 
@@ -349,18 +350,25 @@ FluidNetwork::FlowId FluidNetwork::promote(FlowId c) {
     heap_remove(c);
     heap_set(v, date);
   }
-  std::vector<Member>& members = classes_[index];
-  for (FlowId m = c; m != kNone;) {  // equal keys in join order: a heap
-    members.push_back(Member{cls_flow.remains, ++member_seq_, m});
+  enlist(v, c, cls_flow.remains);
+  flows_[c].hops = 0;
+  return v;
+}
+
+// Flow `first` and its group's members become members of class v, each
+// keyed `key`; `first` stands for no group any more.
+void FluidNetwork::enlist(FlowId v, FlowId first, double key) {
+  std::vector<Member>& members = classes_[flows_[v].cls];
+  for (FlowId m = first; m != kNone;) {
+    members.push_back(Member{key, ++member_seq_, m});
+    std::push_heap(members.begin(), members.end(), std::greater<Member>());
     leader_of_[m] = v;
     flows_[m].phase = Phase::member;
     m = std::exchange(next_member_[m], kNone);
   }
-  Flow& old = flows_[c];
-  old.hops = 0;
-  old.members = 1;
-  old.last_member = kNone;
-  return v;
+  Flow& f = flows_[first];
+  f.members = 1;
+  f.last_member = kNone;
 }
 
 // NetworkCm02Action::update_remains_lazy at now with the last solve's rate.
@@ -378,25 +386,16 @@ void FluidNetwork::bring_up_to_date(Flow& f) {
 void FluidNetwork::add_members(FlowId v, FlowId id) {
   Flow& cls_flow = flows_[v];
   Flow& f = flows_[id];
-  std::vector<Member>& members = classes_[cls_flow.cls];
   bring_up_to_date(cls_flow);
-  const double least = members.front().key;
+  const double least = classes_[cls_flow.cls].front().key;
   const double key = f.remains + (least - cls_flow.remains);
   if (key < least) cls_flow.remains = f.remains;
-  for (FlowId m = id; m != kNone;) {
-    members.push_back(Member{key, ++member_seq_, m});
-    std::push_heap(members.begin(), members.end(), std::greater<Member>());
-    leader_of_[m] = v;
-    flows_[m].phase = Phase::member;
-    m = std::exchange(next_member_[m], kNone);
-  }
   rescale(cls_flow, cls_flow.members + f.members);
   flows_classed_ += f.members;
   leave_fatpipes(id);
   free_hops_[f.hops].push_back(f.hop_begin);
   f.hops = 0;
-  f.members = 1;
-  f.last_member = kNone;
+  enlist(v, id, key);
   mark_modified(hops_of(cls_flow)[0].link);
   modified_ = true;
 }
