@@ -419,15 +419,23 @@ void FluidNetwork::finish_members(FlowId v, std::vector<Finished>& finished) {
     ++gone;
   } while (!members.empty() && member_date(flows_[v], members.front().key - least) < now_ + kTimePrecision);
   Flow& cls_flow = flows_[v];
-  mark_modified(hops_of(cls_flow)[0].link);
-  modified_ = true;
   if (members.empty()) {
-    for (uint32_t i = 0; i < cls_flow.hops; ++i) disable(cls_flow.hop_begin + i);
+    leave_solver(cls_flow);
     release(v);
     return;
   }
+  mark_modified(hops_of(cls_flow)[0].link);
+  modified_ = true;
   cls_flow.remains += members.front().key - least;
   rescale(cls_flow, cls_flow.members - gone);
+}
+
+// A transmitting flow in the solver ends: System::var_free marks its first
+// link, then its hops leave their links.
+void FluidNetwork::leave_solver(const Flow& f) {
+  mark_modified(hops_of(f)[0].link);
+  for (uint32_t i = 0; i < f.hops; ++i) disable(f.hop_begin + i);
+  modified_ = true;
 }
 
 // The date of a class's member `ahead` bytes behind its first, as SimGrid
@@ -652,10 +660,7 @@ void FluidNetwork::handle_events(std::vector<Finished>& finished) {
       finish_members(id, finished);
       continue;
     }
-    if (f.phase == Phase::transmitting && !f.solo) {
-      mark_modified(hops_of(f)[0].link);
-      for (uint32_t i = 0; i < f.hops; ++i) disable(f.hop_begin + i);
-    }
+    if (f.phase == Phase::transmitting && !f.solo) leave_solver(f);
     modified_ = true;
     finish_group(id, finished);
   }

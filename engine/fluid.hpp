@@ -263,6 +263,7 @@ class FluidNetwork {
   void bring_up_to_date(Flow& f);
   void add_members(FlowId cls_flow, FlowId id);
   void finish_members(FlowId cls_flow, std::vector<Finished>& finished);
+  void leave_solver(const Flow& f);
   void enlist(FlowId cls_flow, FlowId first, double key);
   double member_date(const Flow& cls_flow, double ahead) const;
   uint32_t alloc_hops(size_t n);
