@@ -8,7 +8,7 @@
 #
 #   scripts/verdicts_at_scale.sh [--out DIR] [--p LIST] [--sizes A:B]
 #                                [--collectives A,B] [--topologies A,B]
-#                                [--timeout S] [--summarize]
+#                                [--algos A,B] [--timeout S] [--summarize]
 #
 # Machine: the default loggp platform's L, o, g, G between nodes, 128-core
 # nodes with rome200x128's intra-node alpha and beta (0.4 us, 0.15 ns/B;
@@ -20,6 +20,9 @@
 # out of that cell and named in DIR/skipped.txt.
 # Defaults: p = 16384,131072,1048576; sizes 8:64MiB; bcast, allreduce,
 # allgatherv; fat-tree:2,dragonfly; DIR = results/verdicts-at-scale.
+# --algos A,B runs only those of the collectives' algorithms (to fill the
+# cells of runs that an earlier pass skipped: append its rows to that
+# pass's rows.csv and --summarize there).
 #
 # --summarize runs nothing: verdicts.csv and summary.md from DIR/rows.csv
 # as it stands (of a run that was stopped, say).
@@ -29,15 +32,15 @@
 # time_shared_us,winner_alone,time_alone_us,alone_winner_shared_us,flips)
 # and DIR/summary.md (the flips, per collective, topology and p).
 set -euo pipefail
-usage="usage: $0 [--out DIR] [--p LIST] [--sizes A:B] [--collectives A,B] [--topologies A,B] [--timeout S] [--summarize]"
+usage="usage: $0 [--out DIR] [--p LIST] [--sizes A:B] [--collectives A,B] [--topologies A,B] [--algos A,B] [--timeout S] [--summarize]"
 cd "$(dirname "$0")/.."
 collsim=${COLLSIM:-./build/cli/collsim}
 
 out=results/verdicts-at-scale ps=16384,131072,1048576 sizes=8:64MiB
-collectives=bcast,allreduce,allgatherv topologies=fat-tree:2,dragonfly limit=300 summarize=0
+collectives=bcast,allreduce,allgatherv topologies=fat-tree:2,dragonfly limit=300 summarize=0 only=
 while (($#)); do
   case "$1" in
-    --out | --p | --sizes | --collectives | --topologies | --timeout)
+    --out | --p | --sizes | --collectives | --topologies | --algos | --timeout)
       (($# >= 2)) || { echo "$1 needs a value; $usage" >&2; exit 2; }
       case "$1" in
         --out) out=$2 ;;
@@ -45,6 +48,7 @@ while (($#)); do
         --sizes) sizes=$2 ;;
         --collectives) collectives=$2 ;;
         --topologies) topologies=$2 ;;
+        --algos) only=$2 ;;
         --timeout) limit=$2 ;;
       esac
       shift 2 ;;
@@ -70,6 +74,10 @@ IFS=, read -r -a topology_list <<<"$topologies"
 IFS=, read -r -a p_list <<<"$ps"
 for c in "${collective_list[@]}"; do
   mapfile -t algos < <(algorithm_names "$collsim" "$c" ours)
+  if [[ -n "$only" ]]; then
+    mapfile -t algos < <(printf '%s\n' "${algos[@]}" | grep -Fx -f <(tr , '\n' <<<"$only") || true)
+    ((${#algos[@]})) || { echo "--algos $only: none of them is an algorithm of $c with a plan" >&2; exit 2; }
+  fi
   for t in "${topology_list[@]}"; do
     for p in "${p_list[@]}"; do
       for contention in on off; do
