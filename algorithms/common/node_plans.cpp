@@ -34,8 +34,8 @@ namespace collsim::plan {
 // b·scale + scale − 1: a lane's sub-plan runs on its segment (offset), a
 // node's phase moves whole segments as its blocks (scale).
 //   offset 10, scale 3: {1, 2}  ->  blocks 13 .. 18
-BlockRename affine(int64_t offset, int64_t scale) {
-  return [offset, scale](int64_t b, BlockList& out) { out.push_run(offset + b * scale, scale); };
+ListRename affine(int64_t offset, int64_t scale) {
+  return each_block([offset, scale](int64_t b, BlockList& out) { out.push_run(offset + b * scale, scale); });
 }
 
 // In increasing order: the executor packs a message's blocks in the order
@@ -43,20 +43,32 @@ BlockRename affine(int64_t offset, int64_t scale) {
 // vector's order (plan_executor.cpp), while a circulant round lists its
 // segments in root order, which wraps (multi-lane allgatherv's node phase:
 // {0, 4, 3, 7}).
-BlockList renamed(const BlockList& list, const BlockRename& rename) {
-  BlockList out;
-  for (int64_t b : list) rename(b, out);
-  if (std::is_sorted(out.begin(), out.end())) return out;
-  std::vector<int64_t> blocks(out.begin(), out.end());
-  std::sort(blocks.begin(), blocks.end());
-  return BlockList(blocks);
+ListRename each_block(BlockRename rename) {
+  return [rename = std::move(rename)](const BlockList& list, BlockList& out) {
+    out.clear();
+    for (int64_t b : list) rename(b, out);
+    if (std::is_sorted(out.begin(), out.end())) return;
+    std::vector<int64_t> blocks(out.begin(), out.end());
+    std::sort(blocks.begin(), blocks.end());
+    out = BlockList(blocks);
+  };
 }
+
+namespace {
+
+BlockList renamed(const BlockList& list, const ListRename& rename) {
+  BlockList out;
+  rename(list, out);
+  return out;
+}
+
+}  // namespace
 
 // `inner` with its group's ranks i renamed to_rank(i) and its blocks
 // renamed by `blocks` (none: kept). A half left without blocks is dropped,
 // at both ends alike (they rename the same blocks); a step left with
 // nothing, too.
-StepSource mapped(StepSource inner, std::function<int64_t(int64_t)> to_rank, BlockRename blocks) {
+StepSource mapped(StepSource inner, std::function<int64_t(int64_t)> to_rank, ListRename blocks) {
   return [inner = std::move(inner), to_rank = std::move(to_rank), blocks = std::move(blocks)](Step& s) mutable {
     while (inner(s)) {
       if (s.send_to >= 0) s.send_to = to_rank(s.send_to);

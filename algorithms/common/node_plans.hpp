@@ -26,12 +26,19 @@ struct Nodes {
 // blocks that the sub-plan's block b stands for, none where b names data
 // that does not exist (a short last node's missing ranks).
 using BlockRename = std::function<void(int64_t block, BlockList& out)>;
+// A whole list renamed at once: `rename(in, out)` sets `out` to the blocks
+// that the sub-plan's list `in` stands for, in increasing order (see
+// node_plans.cpp); for a rename that can build that order directly
+// (allgatherv multi-lane's node phase) instead of block by block.
+using ListRename = std::function<void(const BlockList& in, BlockList& out)>;
 
+// A list renamed block by block, then put in increasing order.
+ListRename each_block(BlockRename rename);
 // Sub-plan block b as the `scale` blocks offset + b·scale .. (node_plans.cpp).
-BlockRename affine(int64_t offset, int64_t scale);
+ListRename affine(int64_t offset, int64_t scale);
 // A sub-plan's steps with its ranks mapped by to_rank and its blocks by
 // `blocks` (none: unchanged).
-StepSource mapped(StepSource inner, std::function<int64_t(int64_t)> to_rank, BlockRename blocks = nullptr);
+StepSource mapped(StepSource inner, std::function<int64_t(int64_t)> to_rank, ListRename blocks = nullptr);
 // The parts' steps one after the other.
 StepSource chained(std::vector<StepSource> parts);
 // Rank `rank`'s part in a phase of its node's ranks: `flat` for the node's
