@@ -326,7 +326,9 @@ int64_t SteppedSegments::run_bytes(const plan::BlockList::Run& run) const {
 }
 
 int64_t BlockBytes::run_bytes(const plan::BlockList::Run& run) const {
-  if (run.stride != 1 && stepped_ && run.stride == stepped_->per) return stepped_->run_bytes(run);
+  // With one block a segment (per = 1), consecutive blocks are the stepped
+  // form too: multi-lane allgatherv's node phase lists O(nodes) such runs.
+  if (stepped_ && run.stride == stepped_->per) return stepped_->run_bytes(run);
   return plan::run_size(run, *this);
 }
 
