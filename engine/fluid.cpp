@@ -396,8 +396,7 @@ void FluidNetwork::add_members(FlowId v, FlowId id) {
   free_hops_[f.hops].push_back(f.hop_begin);
   f.hops = 0;
   enlist(v, id, key);
-  mark_modified(hops_of(cls_flow)[0].link);
-  modified_ = true;
+  mark_first_link(cls_flow);
 }
 
 // Class v is due: its first member ends now, and with it every member
@@ -424,8 +423,7 @@ void FluidNetwork::finish_members(FlowId v, std::vector<Finished>& finished) {
     release(v);
     return;
   }
-  mark_modified(hops_of(cls_flow)[0].link);
-  modified_ = true;
+  mark_first_link(cls_flow);
   cls_flow.remains += members.front().key - least;
   rescale(cls_flow, cls_flow.members - gone);
 }
@@ -433,8 +431,14 @@ void FluidNetwork::finish_members(FlowId v, std::vector<Finished>& finished) {
 // A transmitting flow in the solver ends: System::var_free marks its first
 // link, then its hops leave their links.
 void FluidNetwork::leave_solver(const Flow& f) {
-  mark_modified(hops_of(f)[0].link);
+  mark_first_link(f);
   for (uint32_t i = 0; i < f.hops; ++i) disable(f.hop_begin + i);
+}
+
+// SimGrid's enable_var and var_free mark a variable's first link only
+// (see mark_modified): a flow that starts transmitting, joins or leaves.
+void FluidNetwork::mark_first_link(const Flow& f) {
+  mark_modified(hops_of(f)[0].link);
   modified_ = true;
 }
 
@@ -644,8 +648,7 @@ void FluidNetwork::handle_events(std::vector<Finished>& finished) {
       }
       if (groups_allowed_ && join_class(id)) continue;  // join_class allocates only when it joins
       for (uint32_t i = 0; i < f.hops; ++i) enable(f.hop_begin + i);
-      mark_modified(hops_of(f)[0].link);
-      modified_ = true;
+      mark_first_link(f);
       continue;
     }
     finishing_.push_back(id);

@@ -264,6 +264,7 @@ class FluidNetwork {
   void add_members(FlowId cls_flow, FlowId id);
   void finish_members(FlowId cls_flow, std::vector<Finished>& finished);
   void leave_solver(const Flow& f);
+  void mark_first_link(const Flow& f);
   void enlist(FlowId cls_flow, FlowId first, double key);
   double member_date(const Flow& cls_flow, double ahead) const;
   uint32_t alloc_hops(size_t n);
