@@ -7,8 +7,10 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "circulant.hpp"  // kMaxProcs, ceil_log2
 
@@ -16,6 +18,9 @@ namespace collsim {
 
 namespace {
 constexpr int64_t kMaxTable = int64_t{1} << 24;
+// known_budget forgets every budget once it holds this many (a sweep over
+// p), so that what it keeps stays small.
+constexpr size_t kMostBudgetsKept = 4096;
 }  // namespace
 
 // The walk needs no count of sends left: n <= C(budget, sends left) holds
@@ -69,12 +74,39 @@ LogPTree::LogPTree(int64_t p, double lag, int64_t max_children)
   if (table_entries(most, lag, max_children) > static_cast<double>(kMaxTable))
     throw std::invalid_argument("LogP tree at p = " + std::to_string(p) + " with lag " + std::to_string(lag) +
                                 ": its table of budgets would pass 2^24 entries");
-  // The least T = a + b·lag with C(T) >= p: for each b the least a (C grows
-  // with a), then the least of those.
-  int64_t best_a = -1, best_b = -1;
-  for (int64_t b = 0; static_cast<double>(b) * lag <= most; ++b) {
-    int64_t lo = 0, hi = static_cast<int64_t>(std::floor(most - static_cast<double>(b) * lag)) + 1;
-    if (!fill(hi, b)) continue;
+  const Budget t = known_budget(p, lag, max_children, [this, most] { return least_budget(most); });
+  if (t.a < 0 || !fill(t.a, t.b)) throw std::logic_error("LogPTree: no budget reaches p");
+  a0_ = t.a, b0_ = t.b;
+}
+
+LogPTree::Budget LogPTree::known_budget(int64_t p, double lag, int64_t d, const std::function<Budget()>& search) {
+  static std::mutex lock;
+  static std::map<std::tuple<int64_t, double, int64_t>, Budget> found;
+  const std::tuple<int64_t, double, int64_t> key{p, lag, d};
+  {
+    const std::lock_guard<std::mutex> hold(lock);
+    if (const auto it = found.find(key); it != found.end()) return it->second;
+  }
+  const Budget t = search();
+  const std::lock_guard<std::mutex> hold(lock);
+  if (found.size() >= kMostBudgetsKept) found.clear();
+  found.emplace(key, t);
+  return t;
+}
+
+LogPTree::Budget LogPTree::least_budget(double most) {
+  const auto value = [this](int64_t a, int64_t b) { return static_cast<double>(a) + static_cast<double>(b) * lag_; };
+  Budget best{-1, -1};
+  for (int64_t b = 0; static_cast<double>(b) * lag_ <= most; ++b) {
+    int64_t lo = 0, hi = static_cast<int64_t>(std::floor(most - static_cast<double>(b) * lag_)) + 1;
+    if (best.a >= 0) {  // only a budget below the best can replace it
+      const double bound = value(best.a, best.b);
+      int64_t below = static_cast<int64_t>(std::ceil(bound - static_cast<double>(b) * lag_)) - 1;
+      while (below >= 0 && value(below, b) >= bound) --below;
+      while (value(below + 1, b) < bound) ++below;
+      hi = std::min(hi, below);
+    }
+    if (hi < 0 || !fill(hi, b)) continue;
     while (lo < hi) {
       const int64_t mid = lo + (hi - lo) / 2;
       if (fill(mid, b))
@@ -82,12 +114,9 @@ LogPTree::LogPTree(int64_t p, double lag, int64_t max_children)
       else
         lo = mid + 1;
     }
-    if (best_a < 0 || static_cast<double>(lo) + static_cast<double>(b) * lag <
-                          static_cast<double>(best_a) + static_cast<double>(best_b) * lag)
-      best_a = lo, best_b = b;
+    best = {lo, b};
   }
-  if (best_a < 0 || !fill(best_a, best_b)) throw std::logic_error("LogPTree: no budget reaches p");
-  a0_ = best_a, b0_ = best_b;
+  return best;
 }
 
 bool LogPTree::fill(int64_t a, int64_t b) {

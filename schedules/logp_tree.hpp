@@ -51,8 +51,9 @@
 //   ([1, 4), budget 3); 4 to 6, 5; 1 to 3, 2; 6 to 7. Ready: 4: 2, 1: 3,
 //   6: 4, 5: 5, 3: 5, 2: 6, 7: 6.
 //
-// Cost: O(T²/lag) to build (a table of budgets; times d + 1 with a bound),
-// O(T) per rank after.
+// Cost: O(T²/lag) to build (a table of budgets; times d + 1 with a bound)
+// once T is known; finding T, once a process per (p, lag, d), fills up to
+// T/lag + log2 T such tables. O(T) per rank after.
 // Limits: 1 <= p <= 2^31 − 1, 1 <= lag <= 2^16, d >= 2 (d = 1, a chain, is
 // linear-pipeline's) and a table of at most 2^24 entries (checked before
 // allocating; std::invalid_argument past them).
@@ -60,6 +61,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace collsim {
@@ -105,6 +107,21 @@ class LogPTree {
   int64_t full() const { return layers_ - 1; }           // a rank's sends before its first
   int64_t fewer(int64_t k) const { return d_ > 0 ? k - 1 : k; }  // after one send
   bool fill(int64_t a, int64_t b);  // the table for T = a + b·lag; C(T) >= p?
+  // T as a + b·lag (a, b >= 0); a = -1 where no budget within `most` reaches p.
+  struct Budget {
+    int64_t a, b;
+  };
+  // The least T = a + b·lag with C(T) >= p, T <= most: per b the least a
+  // (C grows with a) by bisection, the least T kept (ties: the least b). A
+  // b is bisected only where its largest a below the best T so far reaches
+  // p, so it costs one fill otherwise (with an integer lag, every b after
+  // the first). Leaves the table filled for some budget.
+  Budget least_budget(double most);
+  // search()'s budget, kept per (p, lag, d) for the process: an SMPI run
+  // builds one plan per rank, all ranks in one process, and the pipeline's
+  // degree search builds a tree for every bound it tries (at p = 4,096 on
+  // alphabeta each rank's searches took 20 ms, most of a 172 s run).
+  static Budget known_budget(int64_t p, double lag, int64_t d, const std::function<Budget()>& search);
   Walk walk_to(int64_t v) const;
   std::vector<Walk> children_of(Walk w) const;  // w's children in send order, each at its start
 
