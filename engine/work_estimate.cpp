@@ -109,21 +109,24 @@ double listed_block_numbers(Collective c, const std::string& algorithm, int64_t 
   return passes * 2 * static_cast<double>(p) * static_cast<double>(p - 1) * static_cast<double>(blocks);
 }
 
-double engine_seconds_per_message(bool shares_links, platforms::Topology::Kind kind) {
+bool all_to_all_plan(Collective c, const std::string& algorithm) { return all_to_all_passes(c, algorithm) > 0; }
+
+double engine_seconds_per_message(bool shares_links, platforms::Topology::Kind kind, bool all_to_all) {
   if (!shares_links) return 1 / kEngineMessagesPerSecond;
+  const SharedCost& cost = all_to_all ? kSharedSecondsPerAllToAllMessage : kSharedSecondsPerMessage;
   switch (kind) {
-    case platforms::Topology::Kind::flat: return kSharedSecondsPerMessage.nodes;
-    case platforms::Topology::Kind::fat_tree: return kSharedSecondsPerMessage.fat_tree;
-    case platforms::Topology::Kind::torus: return kSharedSecondsPerMessage.torus;
-    case platforms::Topology::Kind::dragonfly: return kSharedSecondsPerMessage.dragonfly;
+    case platforms::Topology::Kind::flat: return cost.nodes;
+    case platforms::Topology::Kind::fat_tree: return cost.fat_tree;
+    case platforms::Topology::Kind::torus: return cost.torus;
+    case platforms::Topology::Kind::dragonfly: return cost.dragonfly;
   }
-  return kSharedSecondsPerMessage.dragonfly;
+  return cost.dragonfly;
 }
 
 std::string describe(const Work& w) {
   char weight[64] = "";
   if (w.weight > 1)
-    std::snprintf(weight, sizeof weight, " on shared links (each weighs %.0f against the limit)", w.weight);
+    std::snprintf(weight, sizeof weight, " on shared links (each weighs %.2g against the limit)", w.weight);
   char blocks[128] = "";
   if (w.blocks > 0)
     std::snprintf(blocks, sizeof blocks, " and %s %s (each weighs %.2g of a message)", count_text(w.blocks).c_str(),

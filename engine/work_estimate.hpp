@@ -66,30 +66,35 @@ inline constexpr double kEngineMessagesPerSecond = 1.0e6;
 //   start, latency end and completion re-solves the bandwidth shares of
 //   all the messages its links connect (SimGrid's selective update), and on
 //   a fat tree's top or a dragonfly's global links that is most of those in
-//   flight. Measured (CPU seconds of the whole command, this machine under
-//   load 9, 1 MiB, 128 cores a node, loggp with omnipath36x32's intra-node
-//   alpha, beta, the plan's own blocks n; tests/shared_links_bench.sh):
-//     fat-tree:2, 2^14: bcast circulant (n = 141) 2.3e6 messages in 1.8 s
-//       (0.8 us each); allreduce circulant (n = 8) 6.9e5 in 4.7 s (6.8 us,
-//       most of it the plan's block lists, which the flat engine pays too);
-//     fat-tree:2, 2^20: allreduce recursive-doubling 2.2e7 in 18 s (0.8 us),
-//       binary-blocks 4.4e7 in 60 s (1.4 us); exscan 123-doubling 2.1e7 in
-//       35 s (1.7 us);
-//     dragonfly, 2^14: allreduce circulant (n = 8) 6.9e5 in 13 s (19 us:
-//       ~70 solves a message, each of the ~16,000 in flight); bcast
-//       circulant 2.3e6 in 4.6 s (2 us);
-//     dragonfly, 2^17: allreduce circulant (n = 1) 4.5e6 in 37 s (8 us);
-//       exscan 123-doubling 2.1e6 in 30 s (14 us);
-//     dragonfly, 2^20: allreduce recursive-doubling 2.2e7 in 40 s (1.8 us);
-//       exscan 123-doubling 2.1e7 in over 60 s (over 2.9 us);
-//     torus (default), 2^14: allreduce circulant 6.9e5 in 4.4 s (6.4 us).
-//   The slow end of each, as for the flat engine; a crossbar of shared
-//   nodes (no topology) as the fat tree.
+//   flight. Measured after groups and classes (docs/engine.md; CPU seconds
+//   of the whole command on the idle machine, 1 MiB, 128 cores a node,
+//   loggp with intra-node alpha 0.3 us and beta 0.1 ns/B, the plan's own
+//   blocks n; tests/shared_links_bench.sh at 2^20, the same plans at 2^17):
+//     plans whose ranks keep in step (all but the circulant all-to-all
+//       ones): 0.2 to 1.0 us a message at 2^17 on fat-tree:2, the torus
+//       and the dragonfly; at 2^20 up to 1.2 us on the fat tree and 1.3 us
+//       on the dragonfly (two-tree bcast the slowest, circulant bcast 0.25
+//       and 0.44 us);
+//     on a crossbar of nodes (no topology), the default platform's one
+//       rank a node among them: 1.1 to 2.0 us at 2^17 with one rank a node
+//       (two-tree bcast the slowest), 0.2 to 1.1 us with 128; except
+//       circulant bcast on nodes of 128, whose messages fall out of step
+//       there and end one by one (at 2^14: 962,569 solves against 2,679 on
+//       the fat tree): 5 us a message at 2^14, over 12 us at 2^17 (stopped
+//       at 196 s), which this rate underestimates;
+//     the circulant all-to-all plans (allgatherv, reduce_scatter, allreduce),
+//       whose segments of 0 or 1 element at large p make messages differ
+//       in size and end one by one: 0.4 to 0.8 us at 2^17; at 2^20 2.4 us on
+//       the fat tree (reduce_scatter), over 4.8 and 9.5 us on the dragonfly
+//       (allreduce, reduce_scatter: past 200 s).
+//   The slow end of each kind, as for the flat engine (the torus measured
+//   at 2^17 only: its all-to-all rate is the one measured before groups).
 struct SharedCost {
   double nodes;  // ranks sharing nodes on a crossbar: each node's NIC shared
   double fat_tree, torus, dragonfly;
 };
-inline constexpr SharedCost kSharedSecondsPerMessage{3e-6, 3e-6, 10e-6, 20e-6};
+inline constexpr SharedCost kSharedSecondsPerMessage{3e-6, 1.5e-6, 1.5e-6, 1.5e-6};
+inline constexpr SharedCost kSharedSecondsPerAllToAllMessage{3e-6, 3e-6, 10e-6, 20e-6};
 //   plan export (collsim plan > /dev/null): bcast binomial p = 2^22:
 //     4.2e6 messages in 2.7 s (1.6e6/s); circulant p = 2^18, n = 64: 1.7e7 in
 //     8.0 s (2.1e6/s).
@@ -111,7 +116,10 @@ inline constexpr double kSmpiSecondsPerMessage = 35e-6;
 
 // Default limits on the estimated messages of one case (--max-messages),
 // each message of the shared evaluator weighing its cost over the flat
-// engine's (Work::weight: 3 on a fat tree, 20 on a dragonfly):
+// engine's (Work::weight: 1.5 on a fat tree, a torus or a dragonfly, 3 on
+// a crossbar of nodes such as the default platform's; for the circulant
+// all-to-all plans 3 on a crossbar or a fat tree, 10 on a torus, 20 on a
+// dragonfly):
 //   engine  2e9: p = 2^24 bcast circulant at n = 64 (1.1e9, README) runs;
 //           allreduce ring at p = 2^17 (3.4e10, about an hour) does not.
 //   export  1e9: about 50 GB of plan text; bcast binomial at p = 2^31 (2.1e9)
@@ -136,9 +144,13 @@ struct Work {
   const char* blocks_name = "";
 };
 
+// Is `algorithm` one of the circulant all-to-all plans (allgatherv,
+// reduce_scatter, allreduce circulant: plan::MessageShape all_to_all)?
+bool all_to_all_plan(Collective c, const std::string& algorithm);
 // The engine's expected seconds a message: the flat engine's rate, or the
-// shared evaluator's for the topology where the machine shares links.
-double engine_seconds_per_message(bool shares_links, platforms::Topology::Kind kind);
+// shared evaluator's for the topology and the kind of plan where the
+// machine shares links.
+double engine_seconds_per_message(bool shares_links, platforms::Topology::Kind kind, bool all_to_all);
 
 // "1.4 h", "25 min", "12 s".
 std::string duration_text(double seconds);
@@ -146,7 +158,7 @@ std::string duration_text(double seconds);
 std::string count_text(double n);
 
 // "about 3.4e+10 messages, expected 1.4 h" ("about 1.1e+08 messages on
-// shared links (each weighs 60 against the limit), expected 1.9 h"): for a
+// shared links (each weighs 20 against the limit), expected 1.9 h"): for a
 // refusal or a warning.
 std::string describe(const Work& w);
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "errors.hpp"
@@ -190,13 +191,13 @@ TEST(WorkLimits, CompareSkipsTheCaseOverTheLimit) {
 }
 
 // recursive-doubling allreduce at p = 2^14 sends 16384 * 15 = 245760
-// messages: within a limit of 10^6 on the flat engine, over it on a
-// dragonfly of 128-core nodes, where the shared-links evaluator's messages
-// weigh more (engine_seconds_per_message).
+// messages: within a limit of 300,000 on the flat engine (alphabeta, whose
+// nodes share nothing), over it on a dragonfly of 128-core nodes, where the
+// shared-links evaluator's messages weigh 1.5 (engine_seconds_per_message).
 TEST(WorkLimits, SharedLinksWeighMore) {
   const std::vector<std::string> flat{"run", "--engine", "loggp", "--collective", "allreduce", "--algo",
                                       "recursive-doubling", "--p", "16384", "--size", "1KiB", "--max-messages",
-                                      "1000000"};
+                                      "300000", "--platform", "alphabeta"};
   const test::CliResult ok = test::run_collsim_argv(flat);
   EXPECT_EQ(ok.status, 0) << ok.out;
   std::vector<std::string> shared = flat;
@@ -205,6 +206,20 @@ TEST(WorkLimits, SharedLinksWeighMore) {
   expect_refused(shared, "245760");
   const test::CliResult refused = test::run_collsim_argv(shared);
   EXPECT_NE(refused.out.find("on shared links"), std::string::npos) << refused.out;
+}
+
+// On a dragonfly the circulant all-to-all plans' messages weigh 20, the
+// others' 1.5 (engine_seconds_per_message: their segments of 0 or 1
+// element at large p make every message a solve of its own).
+TEST(WorkLimits, CirculantAllToAllMessagesWeighMoreOnSharedLinks) {
+  for (const auto& [algo, weight] : {std::pair<std::string, std::string>{"circulant", "20"}, {"recursive-doubling", "1.5"}}) {
+    const test::CliResult r = test::run_collsim_argv(
+        {"run", "--engine", "loggp", "--collective", "allreduce", "--algo", algo, "--p", "16384", "--size", "1KiB",
+         "--max-messages", "1", "--nodes", "128", "--cores-per-node", "128", "--intra-alpha", "0.3e-6", "--intra-beta",
+         "0.1e-9", "--topology", "dragonfly"});
+    EXPECT_EQ(r.status, kExitLimit) << r.out;
+    EXPECT_NE(r.out.find("(each weighs " + weight + " against the limit)"), std::string::npos) << algo << ": " << r.out;
+  }
 }
 
 }  // namespace

@@ -52,7 +52,8 @@ engine::Work algorithm_work(const SimRequest& req, const Algorithm& a, Runner ru
   const Net net(req.platform);
   const double runs = runner == Runner::smpi ? req.reps + req.warmup : 1;
   // On shared links (engine_run.cpp's evaluate_smpi) a message costs more.
-  const double engine_seconds = engine::engine_seconds_per_message(engine::shares_links(net), net.topology.kind);
+  const double engine_seconds = engine::engine_seconds_per_message(
+      engine::shares_links(net), net.topology.kind, engine::all_to_all_plan(a.collective, a.name));
   engine::Work work;
   if (runner == Runner::engine) work.weight = std::max(1.0, engine_seconds * engine::kEngineMessagesPerSecond);
   // Block runs cost the engine the same on any links: each weighs its
