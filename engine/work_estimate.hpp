@@ -78,10 +78,10 @@ inline constexpr double kEngineMessagesPerSecond = 1.0e6;
 //     on a crossbar of nodes (no topology), the default platform's one
 //       rank a node among them: 1.1 to 2.0 us at 2^17 with one rank a node
 //       (two-tree bcast the slowest), 0.2 to 1.1 us with 128; except
-//       circulant bcast on nodes of 128, whose messages fall out of step
-//       there and end one by one (at 2^14: 962,569 solves against 2,679 on
-//       the fat tree): 5 us a message at 2^14, over 12 us at 2^17 (stopped
-//       at 196 s), which this rate underestimates;
+//       circulant bcast on nodes of 128, whose messages end one by one
+//       there (at 2^14: 962,569 solves against 2,679 on the fat tree;
+//       docs/engine.md): 5 us a message at 2^14, over 12 us at 2^17
+//       (stopped at 196 s), which this rate underestimates;
 //     the circulant all-to-all plans (allgatherv, reduce_scatter, allreduce),
 //       whose segments of 0 or 1 element at large p make messages differ
 //       in size and end one by one: 0.4 to 0.8 us at 2^17; at 2^20 2.4 us on
