@@ -1,6 +1,8 @@
 // collsim: the one command-line entry point. The table of subcommands drives
 // dispatch, `collsim --help` and the "unknown name" error.
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <new>
@@ -9,6 +11,7 @@
 #include "commands.hpp"
 #include "errors.hpp"
 #include "output.hpp"
+#include "process.hpp"
 
 namespace {
 
@@ -37,10 +40,17 @@ constexpr collsim::cli::Entry kSubcommands[] = {
 // (standard output included), 3 for a deadlocked simulation, 4 for a limit
 // hit, 2 for bad input and everything else that stopped the command.
 int main(int argc, char** argv) {
+  collsim::sim::stop_children_on_termination();
   try {
     const int status = collsim::cli::dispatch("collsim", kSubcommands, argc, argv);
     collsim::sim::finish_stdout();
     return status;
+  } catch (const collsim::sim::Terminated& t) {  // its children killed, its scratch removed: end by the signal
+    std::fprintf(stderr, "collsim: stopped by signal %d (%s); the program it ran was killed\n", t.signal,
+                 strsignal(t.signal));
+    std::signal(t.signal, SIG_DFL);
+    std::raise(t.signal);
+    return 128 + t.signal;
   } catch (const collsim::sim::OutputError& e) {
     std::fprintf(stderr, "collsim: error: %s\n", e.what());
     return collsim::kExitWrong;

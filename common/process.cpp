@@ -5,13 +5,40 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <stdexcept>
 
 namespace collsim::sim {
 
 namespace {
+
+// The child wait_process waits for (0: none), and the stopping signal that
+// came while it did (0: none); see stop_children_on_termination.
+volatile std::sig_atomic_t waited_child = 0;
+volatile std::sig_atomic_t stop_signal = 0;
+
+void on_stop_signal(int sig) {
+  if (waited_child == 0) {  // nothing of ours to stop: end as by default
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+    return;
+  }
+  stop_signal = sig;
+}
+
+// Kills `pid`'s process tree, reaps `pid` and throws Terminated.
+[[noreturn]] void stop_tree(pid_t pid) {
+  for (pid_t p : process_tree(pid)) kill(p, SIGKILL);
+  while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+  }
+  waited_child = 0;
+  throw Terminated{static_cast<int>(stop_signal)};
+}
 
 // In the child: opens `path` for writing as file descriptor `fd`.
 void redirect(const std::filesystem::path& path, int fd) {
@@ -63,16 +90,50 @@ pid_t start_process(const Command& cmd) {
 
 ExitStatus wait_process(pid_t pid, const std::function<void()>& poll) {
   int status = 0;
-  if (poll) {
-    while (waitpid(pid, &status, WNOHANG) == 0) poll();
-  } else {
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+  waited_child = pid;
+  for (;;) {
+    const pid_t got = waitpid(pid, &status, WNOHANG);
+    if (got == pid || (got < 0 && errno != EINTR)) break;
+    if (stop_signal != 0) stop_tree(pid);
+    if (poll)
+      poll();
+    else
+      usleep(10000);
   }
+  waited_child = 0;
   ExitStatus s;
   if (WIFEXITED(status)) s.code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) s.signal = WTERMSIG(status);
   return s;
+}
+
+std::vector<pid_t> process_tree(pid_t root) {
+  std::multimap<pid_t, pid_t> children;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string stat;
+    std::getline(std::ifstream(entry.path() / "stat"), stat);
+    const size_t paren = stat.rfind(')');  // the command name may hold spaces
+    if (paren == std::string::npos) continue;
+    std::istringstream rest(stat.substr(paren + 1));
+    char state = 0;
+    pid_t parent = 0;
+    if (rest >> state >> parent) children.emplace(parent, std::stoi(name));
+  }
+  std::vector<pid_t> tree{root};
+  for (size_t i = 0; i < tree.size(); ++i)
+    for (auto [it, end] = children.equal_range(tree[i]); it != end; ++it) tree.push_back(it->second);
+  return tree;
+}
+
+void stop_children_on_termination() {
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;  // no SA_RESTART: a sleep or wait returns early
+  for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaction(sig, &action, nullptr);
 }
 
 ExitStatus run_process(const Command& cmd) { return wait_process(start_process(cmd)); }

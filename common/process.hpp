@@ -31,10 +31,29 @@ struct ExitStatus {
 // Starts `cmd`; throws std::runtime_error when it cannot (no such program,
 // an output file that cannot be opened).
 pid_t start_process(const Command& cmd);
-// Waits for `pid`; with `poll`, calls poll() between non-blocking checks.
+// Waits for `pid`, checking every 10 ms or, with `poll`, calling poll()
+// between checks. Throws Terminated where stop_children_on_termination's
+// signal came meanwhile, the child's process tree killed and reaped.
 ExitStatus wait_process(pid_t pid, const std::function<void()>& poll = {});
 // start_process + wait_process.
 ExitStatus run_process(const Command& cmd);
+
+// `root` and all its descendants, from the parent ids in /proc/PID/stat.
+std::vector<pid_t> process_tree(pid_t root);
+
+// SIGTERM, SIGINT or SIGHUP to collsim (`timeout`, a batch system's
+// limit, `kill`, a closed terminal) while wait_process waits: the child's
+// whole process tree is killed with SIGKILL and wait_process throws
+// Terminated, so that nothing of ours runs on (an smpirun's smpimain, left
+// an orphan, simulated on for an hour) and scratch directories are removed
+// as the stack unwinds. With no child running the signal ends the process
+// at once, as it would by default. Called once, first thing in main.
+void stop_children_on_termination();
+// Not a std::exception, so that no handler for failed cases (compare
+// skips those) takes it for one: main catches it, then ends by `signal`.
+struct Terminated {
+  int signal;
+};
 
 // The command as one line for a person to read and paste into a shell
 // (every word single-quoted where needed). Never executed by us.

@@ -4,9 +4,12 @@
 // SimGrid's scans are wrong for non-commutative operators, and bad input
 // gives one error line.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +22,7 @@
 #include "catalog.hpp"
 #include "launch.hpp"
 #include "platform.hpp"
+#include "process.hpp"
 #include "run_cli.hpp"
 #include "sim_request.hpp"
 #include "values.hpp"
@@ -624,6 +628,53 @@ TEST(SimBlockPolicy, UnevenLayoutsCostAboutTheEvenTime) {
       EXPECT_LE(r.time_us, 1.2 * even_us) << collective_name(c) << " " << layout_name(layout);
     }
   }
+}
+
+// SIGTERM to collsim while SMPI runs (`timeout`, a batch system's limit):
+// the whole simulation goes with it (smpirun's smpimain had simulated on
+// for an hour as an orphan), its scratch folder is removed, and collsim
+// ends by the signal, as `timeout` expects.
+TEST(SimCli, TerminationKillsTheSimulationItRuns) {
+  const std::string tmp = test::fresh_path("terminated_tmp");
+  std::filesystem::create_directories(tmp);
+  const pid_t collsim = fork();
+  ASSERT_GE(collsim, 0);
+  if (collsim == 0) {
+    setenv("TMPDIR", tmp.c_str(), 1);
+    if (freopen("/dev/null", "w", stdout) == nullptr || freopen("/dev/null", "w", stderr) == nullptr) _exit(126);
+    execl(COLLSIM_BIN, COLLSIM_BIN, "run", "--collective", "allreduce", "--algo", "ring", "--p", "1000", "--size",
+          "64KiB", "--platform", "alphabeta", "--op", "bxor", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Its tree once smpimain runs (a 75 s simulation: it is there long before).
+  auto command = [](pid_t p) {
+    std::string name;
+    std::getline(std::ifstream("/proc/" + std::to_string(p) + "/comm"), name);
+    return name;
+  };
+  std::vector<pid_t> tree;
+  for (int tries = 0; tries < 600; ++tries, usleep(50000)) {
+    tree = process_tree(collsim);
+    if (std::any_of(tree.begin(), tree.end(), [&](pid_t p) { return command(p) == "smpimain"; })) break;
+  }
+  ASSERT_TRUE(std::any_of(tree.begin(), tree.end(), [&](pid_t p) { return command(p) == "smpimain"; }));
+  ASSERT_EQ(kill(collsim, SIGTERM), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(collsim, &status, 0), collsim);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
+  // Gone, or a zombie that only this container's init has not reaped.
+  auto gone = [&](pid_t p) {
+    std::string stat;
+    std::getline(std::ifstream("/proc/" + std::to_string(p) + "/stat"), stat);
+    const size_t paren = stat.rfind(')');
+    return stat.empty() || (paren != std::string::npos && stat.compare(paren + 2, 1, "Z") == 0);
+  };
+  for (pid_t p : tree) {
+    if (p == collsim) continue;
+    for (int tries = 0; tries < 200 && !gone(p); ++tries) usleep(50000);
+    EXPECT_TRUE(gone(p)) << "process " << p << " (" << command(p) << ") outlived collsim";
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "scratch left in " << tmp;
 }
 
 TEST(SimCli, TwoRunsGiveIdenticalOutput) {

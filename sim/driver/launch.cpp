@@ -56,28 +56,6 @@ double pss_kib(pid_t pid) {
   return 0;
 }
 
-// `root` and all its descendants, from the parent ids in /proc/PID/stat.
-std::vector<pid_t> process_tree(pid_t root) {
-  std::multimap<pid_t, pid_t> children;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::string stat;
-    std::getline(std::ifstream(entry.path() / "stat"), stat);
-    const size_t paren = stat.rfind(')');  // the command name may hold spaces
-    if (paren == std::string::npos) continue;
-    std::istringstream rest(stat.substr(paren + 1));
-    char state = 0;
-    pid_t parent = 0;
-    if (rest >> state >> parent) children.emplace(parent, std::stoi(name));
-  }
-  std::vector<pid_t> tree{root};
-  for (size_t i = 0; i < tree.size(); ++i)
-    for (auto [it, end] = children.equal_range(tree[i]); it != end; ++it) tree.push_back(it->second);
-  return tree;
-}
-
 struct Measured {
   ExitStatus status;
   double wall_s = 0, cpu_s = 0, mem_mib = 0;
