@@ -673,6 +673,7 @@ TEST(SimCli, TerminationKillsTheSimulationItRuns) {
     if (p == collsim) continue;
     for (int tries = 0; tries < 200 && !gone(p); ++tries) usleep(50000);
     EXPECT_TRUE(gone(p)) << "process " << p << " (" << command(p) << ") outlived collsim";
+    if (!gone(p)) kill(p, SIGKILL);  // so that a failure leaves no orphan behind
   }
   EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "scratch left in " << tmp;
 }
