@@ -101,6 +101,9 @@ ExitStatus wait_process(pid_t pid, const std::function<void()>& poll) {
       usleep(10000);
   }
   waited_child = 0;
+  // A signal that came as the child ended still stops us: nothing is left
+  // to kill, but collsim must not carry on as if it had not come.
+  if (stop_signal != 0) throw Terminated{static_cast<int>(stop_signal)};
   ExitStatus s;
   if (WIFEXITED(status)) s.code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) s.signal = WTERMSIG(status);

@@ -33,7 +33,8 @@ struct ExitStatus {
 pid_t start_process(const Command& cmd);
 // Waits for `pid`, checking every 10 ms or, with `poll`, calling poll()
 // between checks. Throws Terminated where stop_children_on_termination's
-// signal came meanwhile, the child's process tree killed and reaped.
+// signal came meanwhile, the child's process tree killed and reaped (or
+// already ended).
 ExitStatus wait_process(pid_t pid, const std::function<void()>& poll = {});
 // start_process + wait_process.
 ExitStatus run_process(const Command& cmd);

@@ -100,7 +100,7 @@ TEST(Engine, EveryBuiltPlanTakesSmpisTime) {
 // its first call takes a warm call's time (EveryBuiltPlanTakesSmpisTime
 // holds warm calls at p = 7, 64 and 200 to the same engine; a plan whose
 // first call differed would fail one of the two), and the warm-up call
-// more than doubled this test's time (ring at p = 1000: 206 s, 75 s cold).
+// more than doubled this test's time (ring at p = 1000: 206 s, 78 s cold).
 TEST(Engine, PlansTakeSmpisTimeAtScale) {
   const engine::Machine alphabeta = test::alpha_beta(5e-6, 1e-9, 1e-9);
   const std::vector<std::string> linear_rounds = {"linear-pipeline", "scatter-allgather", "ring"};

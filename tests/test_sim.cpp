@@ -653,11 +653,11 @@ TEST(SimCli, TerminationKillsTheSimulationItRuns) {
     return name;
   };
   std::vector<pid_t> tree;
-  for (int tries = 0; tries < 600; ++tries, usleep(50000)) {
-    tree = process_tree(collsim);
-    if (std::any_of(tree.begin(), tree.end(), [&](pid_t p) { return command(p) == "smpimain"; })) break;
-  }
-  ASSERT_TRUE(std::any_of(tree.begin(), tree.end(), [&](pid_t p) { return command(p) == "smpimain"; }));
+  auto simulating = [&] {
+    return std::any_of(tree.begin(), tree.end(), [&](pid_t p) { return command(p) == "smpimain"; });
+  };
+  for (int tries = 0; tries < 600 && !simulating(); ++tries, usleep(50000)) tree = process_tree(collsim);
+  ASSERT_TRUE(simulating());
   ASSERT_EQ(kill(collsim, SIGTERM), 0);
   int status = 0;
   ASSERT_EQ(waitpid(collsim, &status, 0), collsim);

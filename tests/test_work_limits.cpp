@@ -212,7 +212,8 @@ TEST(WorkLimits, SharedLinksWeighMore) {
 // others' 1.5 (engine_seconds_per_message: their segments of 0 or 1
 // element at large p make every message a solve of its own).
 TEST(WorkLimits, CirculantAllToAllMessagesWeighMoreOnSharedLinks) {
-  for (const auto& [algo, weight] : {std::pair<std::string, std::string>{"circulant", "20"}, {"recursive-doubling", "1.5"}}) {
+  for (const auto& [algo, weight] :
+       {std::pair<std::string, std::string>{"circulant", "20"}, {"recursive-doubling", "1.5"}}) {
     const test::CliResult r = test::run_collsim_argv(
         {"run", "--engine", "loggp", "--collective", "allreduce", "--algo", algo, "--p", "16384", "--size", "1KiB",
          "--max-messages", "1", "--nodes", "128", "--cores-per-node", "128", "--intra-alpha", "0.3e-6", "--intra-beta",

@@ -15,7 +15,6 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <map>
 #include <sstream>
 #include <stdexcept>
 
