@@ -51,8 +51,9 @@ void write_results(const fs::path& out, const std::vector<sim::Row>& rows, const
 }
 
 // compare --engine loggp --p LIST: the engine at every p, one size. An
-// algorithm the engine cannot run at some p (too many holdings) is left out
-// there with a warning; a plan file is for its own p only.
+// algorithm the engine cannot run at some p (too many holdings, or its
+// solves past --max-messages) is left out there with a warning; a plan
+// file is for its own p only.
 int compare_scaling(sim::SimRequest& req, const std::vector<int64_t>& ps, const sim::EngineRules& rules,
                     const fs::path& out, sim::Collective c, double max_messages) {
   if (req.sizes.size() != 1) throw cli::UsageError("a list of --p plots time against p at one size: give one --sizes");
@@ -71,11 +72,16 @@ int compare_scaling(sim::SimRequest& req, const std::vector<int64_t>& ps, const 
       req.p = p;
       req.algos = {a};
       if (sim::keep_within_limit(req, sim::Runner::engine, max_messages).algos.empty()) continue;
+      auto leave_out = [&](const char* reason) {
+        if (!why.count(a->name)) left_out.push_back(a->name);
+        why[a->name] += (why[a->name].empty() ? "p = " : "; p = ") + std::to_string(p) + ": " + reason;
+      };
       try {
         for (const sim::Row& r : sim::evaluate_plans(req, rules)) rows.push_back(r);
       } catch (const std::invalid_argument& e) {
-        if (!why.count(a->name)) left_out.push_back(a->name);
-        why[a->name] += (why[a->name].empty() ? "p = " : "; p = ") + std::to_string(p) + ": " + e.what();
+        leave_out(e.what());
+      } catch (const LimitError& e) {
+        leave_out(e.what());
       }
       progress.update(double(++done) / double(ps.size() * algos.size()), std::string(a->name) + " at p = " + std::to_string(p));
     }

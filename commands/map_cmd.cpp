@@ -24,6 +24,7 @@
 
 #include "commands.hpp"
 #include "compare_report.hpp"
+#include "errors.hpp"
 #include "launch.hpp"
 #include "output.hpp"
 #include "region_plot.hpp"
@@ -118,7 +119,8 @@ void plot(const fs::path& out, const std::string& title, const std::string& plat
 }
 
 // The plan engine's rows, one algorithm at a time: one it cannot run at
-// this p (too many holdings) is a failure, as a failed smpirun is.
+// this p (too many holdings, or its solves past --max-messages) is a
+// failure, as a failed smpirun is.
 std::vector<sim::Row> engine_rows(sim::SimRequest req, const sim::EngineRules& rules, std::vector<std::string>& failures) {
   std::vector<sim::Row> rows;
   const std::vector<const sim::Algorithm*> algos = req.algos;
@@ -127,6 +129,8 @@ std::vector<sim::Row> engine_rows(sim::SimRequest req, const sim::EngineRules& r
     try {
       for (const sim::Row& r : sim::evaluate_plans(req, rules)) rows.push_back(r);
     } catch (const std::invalid_argument& e) {
+      failures.push_back(std::string(a->name) + ": " + e.what());
+    } catch (const LimitError& e) {
       failures.push_back(std::string(a->name) + ": " + e.what());
     }
   }

@@ -338,6 +338,7 @@ EngineRules read_rules(const cli::po::variables_map& vm) {
   const std::string contention = vm["contention"].as<std::string>();
   cli::require_one_of(contention, "contention", {"on", "off"});
   rules.contention = contention == "on";
+  rules.max_messages = max_messages(vm, engine::kDefaultMaxEngineMessages);
   if (!rules.contention && rules.set != EngineRules::Set::smpi)
     throw UsageError("--contention is for --rules smpi (the loggopsim rules share no link)");
   struct Param {

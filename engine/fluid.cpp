@@ -742,6 +742,7 @@ void FluidNetwork::init_link(LinkId l) {
       f.fixed = false;
     }
     ++link.unfixed;
+    ++solved_hops_;
     if (link.sharing == Sharing::shared)
       link.usage += h.weight / f.penalty;
     else

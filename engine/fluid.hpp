@@ -180,6 +180,10 @@ class FluidNetwork {
   // and how many a class at their latency's end (join_class).
   size_t flows_grouped() const { return flows_grouped_; }
   size_t flows_classed() const { return flows_classed_; }
+  // The (message, link) pairs the solves have set up so far: the solver's
+  // work, which grows as solves times the messages of their component
+  // (fluid.hpp's cost), where messages fall out of step.
+  uint64_t solved_hops() const { return solved_hops_; }
   size_t in_flight() const { return flows_.size() - free_count_ - classes_in_use_; }
   // The current rate of a transmitting message (0 during its latency),
   // after next_event(); bytes/s.
@@ -339,6 +343,7 @@ class FluidNetwork {
   static constexpr size_t kGroupSlots = 4096;
   bool groups_allowed_ = true;
   size_t flows_grouped_ = 0;
+  uint64_t solved_hops_ = 0;
   std::vector<GroupSlot> group_slots_ = std::vector<GroupSlot>(kGroupSlots);
   // Classes (join_class): each one's members, a min-heap by key (remains
   // plus the class's progress when they joined) and join order; a

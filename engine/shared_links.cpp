@@ -6,9 +6,11 @@
 #include <vector>
 
 #include "due_queue.hpp"
+#include "errors.hpp"
 #include "fluid.hpp"
 #include "routes.hpp"
 #include "step_costs.hpp"
+#include "work_estimate.hpp"
 
 namespace collsim::engine {
 
@@ -51,7 +53,8 @@ struct Message {
 
 class SharedEvaluator {
  public:
-  SharedEvaluator(const plan::Plan& plan, const BlockBytes& bytes, const Machine& pf, bool shared, EventSink* sink)
+  SharedEvaluator(const plan::Plan& plan, const BlockBytes& bytes, const Machine& pf, bool shared, EventSink* sink,
+                  const SolveBudget& budget)
       : p_(plan.header.p),
         shared_(shared),
         steps_(plan, bytes, pf.gamma),
@@ -62,6 +65,7 @@ class SharedEvaluator {
         envelope_(static_cast<double>(pf.envelope)),
         ranks_(static_cast<size_t>(p_)),
         inbox_(eager_below_ > 0 ? static_cast<size_t>(p_) : 0, {kNil, kNil}),
+        max_solved_hops_(budget.max_solved_hops),
         sink_(sink) {
     add_links(routes_, net_);
     for (int64_t r = 0; r < p_; ++r) start_step(r, 0);
@@ -75,6 +79,7 @@ class SharedEvaluator {
       if (next_post == FluidNetwork::kNever && next_flow == FluidNetwork::kNever) break;
       finished.clear();
       net_.advance_to(std::min(next_post, next_flow), finished);
+      check_budget();
       for (const FluidNetwork::Finished& f : finished) arrive(f.flow, f.time);
       const double now = net_.now();
       alone_.drain([now](const Arrival& a) { return a.time <= now; },
@@ -102,6 +107,16 @@ class SharedEvaluator {
     bool operator>(const Arrival& o) const { return time > o.time || (time == o.time && id > o.id); }
     uint64_t order_key() const { return id; }
   };
+
+  // SolveBudget: the solver's work so far against the limit's.
+  void check_budget() {
+    const double hops = static_cast<double>(net_.solved_hops());
+    if (hops <= max_solved_hops_) return;
+    throw LimitError("the bandwidth solves passed the " + count_text(max_solved_hops_) +
+                     " (message, link) pairs (about " + duration_text(max_solved_hops_ * kSecondsPerSolvedHop) +
+                     ") that --max-messages allows: the plan's messages fall out of step on these links and each "
+                     "event re-solves all those in flight (--max-messages N raises the limit)");
+  }
 
   Rank& at(int64_t r) { return ranks_[static_cast<size_t>(r)]; }
   int64_t peer(int64_t rank) const {
@@ -382,7 +397,8 @@ class SharedEvaluator {
   std::vector<uint32_t> free_pool_;
   std::vector<int64_t> route_;
   std::vector<CachedRoute> route_cache_ = std::vector<CachedRoute>(kRouteSlots);
-  int64_t count_ = 0;
+  int64_t count_ = 0;       // messages started
+  double max_solved_hops_;  // SolveBudget
   EventSink* sink_;
 };
 
@@ -408,11 +424,11 @@ bool shares_links(const Machine& pf) {
 }
 
 Result evaluate_shared(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank,
-                       EventSink* sink, bool shared) {
+                       EventSink* sink, bool shared, const SolveBudget& budget) {
   require_lock_step(plan.header);
   if (!platforms::bytes_on_links(pf))
     throw std::invalid_argument("a flat LogGP platform's senders pay the bytes: its links share nothing");
-  return SharedEvaluator(plan, block_bytes, pf, shared, sink).run(per_rank);
+  return SharedEvaluator(plan, block_bytes, pf, shared, sink, budget).run(per_rank);
 }
 
 }  // namespace collsim::engine

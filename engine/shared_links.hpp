@@ -46,6 +46,7 @@
 // message in flight plus 32 a hop.
 #pragma once
 
+#include <limits>
 #include <vector>
 
 #include "fluid.hpp"
@@ -71,6 +72,21 @@ double alone_seconds(const platforms::Routes& routes, const std::vector<int64_t>
 // rank's sends overlap)?
 bool shares_links(const Machine& pf);
 
+// What one evaluation may spend in the max-min solver, counted in the
+// (message, link) pairs its solves set up (FluidNetwork::solved_hops):
+// where a plan's messages fall out of step (circulant bcast's eager
+// blocks on a crossbar of many-core nodes), every event re-solves all the
+// messages in flight, so the work grows as the messages times those in
+// flight, which the estimate made before the run does not see
+// (engine/work_estimate.hpp, kSecondsPerSolvedHop). Past
+// `max_solved_hops` the evaluation stops with a LimitError. (A projection
+// from the pace so far does not work: such a plan's ranks drift apart
+// gradually, so its first million messages of 2^17 ranks on 8-core nodes
+// cost 400 pairs each at the end and 6 at the start.)
+struct SolveBudget {
+  double max_solved_hops = std::numeric_limits<double>::infinity();
+};
+
 // The plan's time on `pf` (platform_xml of it as SMPI runs it). With
 // `shared` false, every message as if alone on its route (its latency,
 // then the slowest link's bandwidth): the same rules without contention,
@@ -78,6 +94,6 @@ bool shares_links(const Machine& pf);
 // std::invalid_argument on a plan that cannot run to its end, or on a
 // platform whose senders pay the bytes (shares_links is false there).
 Result evaluate_shared(const plan::Plan& plan, const BlockBytes& block_bytes, const Machine& pf, bool per_rank = false,
-                       EventSink* sink = nullptr, bool shared = true);
+                       EventSink* sink = nullptr, bool shared = true, const SolveBudget& budget = {});
 
 }  // namespace collsim::engine

@@ -78,10 +78,12 @@ inline constexpr double kEngineMessagesPerSecond = 1.0e6;
 //     on a crossbar of nodes (no topology), the default platform's one
 //       rank a node among them: 1.1 to 2.0 us at 2^17 with one rank a node
 //       (two-tree bcast the slowest), 0.2 to 1.1 us with 128; except
-//       circulant bcast on nodes of 128, whose messages end one by one
-//       there (at 2^14: 962,569 solves against 2,679 on the fat tree;
-//       docs/engine.md): 5 us a message at 2^14, over 12 us at 2^17
-//       (stopped at 196 s), which this rate underestimates;
+//       circulant bcast, whose eager blocks make the ranks drift apart
+//       there, so that each message's start and end re-solves all those in
+//       flight (docs/engine.md): 3.2 us a message at 2^14 on 128-core
+//       nodes, 8.9 us at 2^15, and on 8-core nodes 171 us at 8,192 ranks;
+//       no rate a message fits that, so the evaluator counts its solver's
+//       work as it goes (kSecondsPerSolvedHop below);
 //     the circulant all-to-all plans (allgatherv, reduce_scatter, allreduce),
 //       whose segments of 0 or 1 element at large p make messages differ
 //       in size and end one by one: 0.4 to 0.8 us at 2^17; at 2^20 2.4 us on
@@ -95,6 +97,26 @@ struct SharedCost {
 };
 inline constexpr SharedCost kSharedSecondsPerMessage{3e-6, 1.5e-6, 1.5e-6, 1.5e-6};
 inline constexpr SharedCost kSharedSecondsPerAllToAllMessage{3e-6, 3e-6, 10e-6, 20e-6};
+//   the max-min solver of the shared evaluator, a (message, link) pair
+//     set up by a solve (FluidNetwork::solved_hops), with all the rest of
+//     an evaluation whose time it dominates: circulant bcast, 1 MiB, on a
+//     crossbar of nodes (loggp, intra-node alpha 0.3 us and beta 0.1 ns/B),
+//     2,048 ranks on 8-core nodes 3.7e7 pairs in 3.1 s, 8,192 on 8-core
+//     nodes 7.7e8 in 72.8 s, 16,384 on 128-core nodes 9.9e7 in 8.2 s,
+//     32,768 on 128-core nodes 6.3e8 in 47.7 s: 75 to 94 ns. Where
+//     messages keep in step the pairs are few (two-tree bcast at 2^17 on
+//     fat-tree:2: 2.7e5 in 3.1 s), so they bound nothing there. The
+//     evaluator stops past what the limit allows (SolveBudget of
+//     shared_links.hpp): a case whose messages fall out of step re-solves
+//     all those in flight at every event, work no estimate before the run
+//     sees (circulant bcast on 8-core nodes: 0.5 s at 1,024 ranks, 11.9 s
+//     at 4,096, 72 s at 8,192, each with about twice the messages of the
+//     one before).
+inline constexpr double kSecondsPerSolvedHop = 90e-9;
+// The (message, link) pairs the solver may set up under a limit of `limit`
+// messages: the limit's seconds on the flat engine (kEngineMessagesPerSecond)
+// at kSecondsPerSolvedHop.
+inline double solved_hops_allowed(double limit) { return limit / kEngineMessagesPerSecond / kSecondsPerSolvedHop; }
 //   plan export (collsim plan > /dev/null): bcast binomial p = 2^22:
 //     4.2e6 messages in 2.7 s (1.6e6/s); circulant p = 2^18, n = 64: 1.7e7 in
 //     8.0 s (2.1e6/s).

@@ -223,5 +223,31 @@ TEST(WorkLimits, CirculantAllToAllMessagesWeighMoreOnSharedLinks) {
   }
 }
 
+// Circulant bcast's eager blocks on a crossbar of 8-core nodes fall out of
+// step, and every event re-solves the messages in flight: work the
+// estimate does not see (1,024 ranks: about 31,700 messages, 95,000
+// weighed, 0.5 s; 8,192 ranks: 72 s). Under a limit its estimate passes,
+// the evaluator stops once the solver passes what the limit allows
+// (engine::SolveBudget), while two-tree bcast, whose ranks keep in step,
+// runs under the same limit; a limit ten times higher lets circulant run.
+TEST(WorkLimits, SolverStopsWhereMessagesFallOutOfStep) {
+  auto run = [](const std::string& algo, const std::string& limit) {
+    return test::run_collsim_argv(
+        {"run",    "--engine",     "loggp",  "--collective",   "bcast", "--algo",           algo, "--p",
+         "1024",   "--size",       "1MiB",   "--nodes",        "128",   "--cores-per-node", "8",  "--intra-alpha",
+         "0.3e-6", "--intra-beta", "0.1e-9", "--max-messages", limit});
+  };
+  const test::CliResult stopped = run("circulant", "100000");
+  EXPECT_EQ(stopped.status, kExitLimit) << stopped.out;
+  EXPECT_NE(stopped.out.find("bcast circulant at p = 1024, 1MiB: the bandwidth solves passed"), std::string::npos)
+      << stopped.out;
+  EXPECT_NE(stopped.out.find("--max-messages N raises"), std::string::npos) << stopped.out;
+  const test::CliResult in_step = run("two-tree", "100000");
+  EXPECT_EQ(in_step.status, 0) << in_step.out;
+  const test::CliResult raised = run("circulant", "1000000");
+  EXPECT_EQ(raised.status, 0) << raised.out;
+  EXPECT_NE(raised.out.find("1979.157"), std::string::npos) << raised.out;
+}
+
 }  // namespace
 }  // namespace collsim

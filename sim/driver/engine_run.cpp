@@ -9,13 +9,14 @@
 
 #include "block_policy.hpp"
 #include "bounded_stream.hpp"
+#include "errors.hpp"
 #include "goal_read.hpp"
 #include "goal_sim.hpp"
 #include "graph_links.hpp"
 #include "loggopsim.hpp"
 #include "output.hpp"
-#include "plan_goal.hpp"
 #include "plan_builders.hpp"
+#include "plan_goal.hpp"
 #include "shared_links.hpp"
 #include "work_limits.hpp"
 
@@ -38,12 +39,16 @@ Net engine_net(const SimRequest& req, const EngineRules& rules, int64_t element)
   return net;
 }
 
+// The solver's budget under a limit of `max_messages` (engine::SolveBudget).
+engine::SolveBudget solve_budget(double max_messages) { return {engine::solved_hops_allowed(max_messages)}; }
+
 // The plan's time under SMPI's rules on `net`: on shared links where its
 // messages share them (engine/shared_links.hpp), else by the sweep
 // (engine/loggp.hpp), which is exact there and faster.
 engine::Result evaluate_smpi(const plan::Plan& pl, const engine::BlockBytes& spans, const Net& net, bool per_rank,
-                             engine::EventSink* sink, bool contention = true) {
-  if (engine::shares_links(net)) return engine::evaluate_shared(pl, spans, net, per_rank, sink, contention);
+                             engine::EventSink* sink, bool contention = true,
+                             const engine::SolveBudget& budget = solve_budget(engine::kDefaultMaxEngineMessages)) {
+  if (engine::shares_links(net)) return engine::evaluate_shared(pl, spans, net, per_rank, sink, contention, budget);
   return engine::evaluate(pl, spans, net, per_rank, sink);
 }
 
@@ -67,7 +72,8 @@ engine::Result evaluate(const plan::Plan& pl, int64_t bytes, const Net& net, con
                         engine::EventSink* sink) {
   if (pl.header.graph) return evaluate_graph(pl, bytes, net, rules, per_rank, sink);
   if (rules.set == EngineRules::Set::smpi)
-    return evaluate_smpi(pl, engine::even_blocks(pl.header, bytes, net.element), net, per_rank, sink, rules.contention);
+    return evaluate_smpi(pl, engine::even_blocks(pl.header, bytes, net.element), net, per_rank, sink, rules.contention,
+                         solve_budget(rules.max_messages));
   if (sink) throw std::invalid_argument("the loggopsim rules tell no tracer their events; use --rules smpi");
   return engine::evaluate(pl, engine::goal_blocks(pl.header, bytes), engine::LogGOPS::of(net), per_rank);
 }
@@ -118,7 +124,12 @@ Row evaluate_case(const SimRequest& req, const EngineRules& rules, const Net& ne
   const plan::Plan pl =
       pa ? plan::build_plan(c, cand.name, req.p, root, plan_cut_blocks(*pa, blocks, req.p), plan_params(net, c, bytes, blocks))
          : *cand.file_plan;
-  res = evaluate(pl, bytes, net, rules, per_rank, sink);
+  try {
+    res = evaluate(pl, bytes, net, rules, per_rank, sink);
+  } catch (const LimitError& e) {  // the solver's budget: which case passed it
+    throw LimitError(std::string(collective_name(c)) + " " + cand.name + " at p = " + std::to_string(req.p) + ", " +
+                     format_bytes(bytes) + ": " + e.what());
+  }
   Row row{collective_name(c),
           cand.name,
           req.p,

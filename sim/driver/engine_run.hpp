@@ -11,6 +11,7 @@
 
 #include "launch.hpp"
 #include "loggp.hpp"
+#include "work_estimate.hpp"
 
 namespace collsim::sim {
 
@@ -24,6 +25,9 @@ struct EngineRules {
   // (engine/shared_links.hpp); false: the same rules with every message as
   // if alone on its route, to see what sharing costs.
   bool contention = true;
+  // --max-messages: beside the estimate checked before the run, the most
+  // work the shared evaluator's solver may do (engine::SolveBudget).
+  double max_messages = engine::kDefaultMaxEngineMessages;
 };
 
 // Throws std::invalid_argument for an algorithm without a plan builder
