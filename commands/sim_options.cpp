@@ -161,7 +161,9 @@ void add_max_messages_option(cli::po::options_description& opts) {
                      "summed over the ranks, exceed N, before it runs (default: 2000000000 for --engine loggp, "
                      "100000000 under SMPI, 1000000000 for `collsim plan`: each about an hour or 50 GB); the "
                      "circulant all-to-all plans' block runs (engine) and listed block numbers (plan text) count "
-                     "as a fraction of a message each");
+                     "as a fraction of a message each; --engine loggp on shared links also stops (exit 4; compare, "
+                     "map: skip) once its bandwidth solves pass N microseconds of work (a plan whose messages fall "
+                     "out of step re-solves all those in flight at every event)");
 }
 
 double max_messages(const cli::po::variables_map& vm, double default_limit) {
