@@ -46,8 +46,7 @@ engine::SolveBudget solve_budget(double max_messages) { return {engine::solved_h
 // messages share them (engine/shared_links.hpp), else by the sweep
 // (engine/loggp.hpp), which is exact there and faster.
 engine::Result evaluate_smpi(const plan::Plan& pl, const engine::BlockBytes& spans, const Net& net, bool per_rank,
-                             engine::EventSink* sink, bool contention = true,
-                             const engine::SolveBudget& budget = solve_budget(engine::kDefaultMaxEngineMessages)) {
+                             engine::EventSink* sink, bool contention, const engine::SolveBudget& budget) {
   if (engine::shares_links(net)) return engine::evaluate_shared(pl, spans, net, per_rank, sink, contention, budget);
   return engine::evaluate(pl, spans, net, per_rank, sink);
 }
@@ -124,12 +123,7 @@ Row evaluate_case(const SimRequest& req, const EngineRules& rules, const Net& ne
   const plan::Plan pl =
       pa ? plan::build_plan(c, cand.name, req.p, root, plan_cut_blocks(*pa, blocks, req.p), plan_params(net, c, bytes, blocks))
          : *cand.file_plan;
-  try {
-    res = evaluate(pl, bytes, net, rules, per_rank, sink);
-  } catch (const LimitError& e) {  // the solver's budget: which case passed it
-    throw LimitError(std::string(collective_name(c)) + " " + cand.name + " at p = " + std::to_string(req.p) + ", " +
-                     format_bytes(bytes) + ": " + e.what());
-  }
+  res = evaluate(pl, bytes, net, rules, per_rank, sink);
   Row row{collective_name(c),
           cand.name,
           req.p,
@@ -149,7 +143,7 @@ Row evaluate_case(const SimRequest& req, const EngineRules& rules, const Net& ne
           smpi_rules ? "loggp" : "loggopsim"};
   if (cand.row && smpi_rules)
     row.model_us = model_is_time(req, rules, pl) ? model_of_plan(pl, req.op, row.time_us)
-                                             : model_us(req, *cand.row, bytes, root, blocks);
+                                                 : model_us(req, *cand.row, bytes, root, blocks, rules.max_messages);
   measure(row, start, cpu);
   return row;
 }
@@ -169,7 +163,8 @@ std::string finish_lines(const Row& row, const std::vector<double>& finish) {
   return text;
 }
 
-std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_t bytes, int64_t root, int64_t blocks) {
+std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_t bytes, int64_t root, int64_t blocks,
+                               double max_messages) {
   const Net net(req.platform, element_bytes(a.collective, req.op));
   if (!net.has_overheads() || a.has(kGraph)) {
     if (!a.model) return std::nullopt;
@@ -179,9 +174,9 @@ std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_
       a.collective, a.name, req.p, rooted(a.collective) ? root : 0,
       plan_cut_blocks(plan::find_plan_algorithm(a.collective, a.name), blocks, req.p),
       plan_params(net, a.collective, bytes, blocks));
-  return model_of_plan(
-      pl, req.op,
-      evaluate_smpi(pl, engine::even_blocks(pl.header, bytes, net.element), net, false, nullptr).time * 1e6);
+  const engine::Result res = evaluate_smpi(pl, engine::even_blocks(pl.header, bytes, net.element), net, false, nullptr,
+                                           true, solve_budget(max_messages));
+  return model_of_plan(pl, req.op, res.time * 1e6);
 }
 
 std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules, const std::string& per_rank_csv) {
@@ -210,7 +205,12 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
     for (int64_t bytes : req.sizes) {
       for (int64_t root : req.roots) {
         engine::Result res;
-        const Row row = evaluate_case(req, rules, net, cand, bytes, root, res, !per_rank_csv.empty(), sink);
+        Row row;
+        try {
+          row = evaluate_case(req, rules, net, cand, bytes, root, res, !per_rank_csv.empty(), sink);
+        } catch (const LimitError& e) {  // the solver's budget, or a graph's steps: which case passed it
+          throw LimitError(case_name(c, cand.name, req.p) + ", " + format_bytes(bytes) + ": " + e.what());
+        }
         if (!per_rank_csv.empty()) per_rank += finish_lines(row, res.finish);
         rows.push_back(row);
       }

@@ -43,8 +43,10 @@ struct EngineRules {
 // LogGP's L, o, g, G give it; none on half-duplex links there, nor where the
 // plan is a commutative path and ⊕ is not (ring with matmul runs other code). `blocks`
 // the row's (resolve_blocks: the pipeline's n, 1 for an algorithm that cuts
-// its data itself).
-std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_t bytes, int64_t root, int64_t blocks);
+// its data itself). `max_messages` bounds that evaluation's work as
+// --max-messages bounds a row's (engine::SolveBudget).
+std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_t bytes, int64_t root, int64_t blocks,
+                               double max_messages = engine::kDefaultMaxEngineMessages);
 
 std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules = {},
                                 const std::string& per_rank_csv = "");

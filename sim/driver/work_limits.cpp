@@ -42,11 +42,11 @@ CaseWork case_work(const SimRequest& req, const Algorithm& a, const Net& net, in
   return {messages, engine::block_runs(a.collective, a.name, req.p, blocks)};
 }
 
-std::string case_name(const SimRequest& req, const Algorithm& a) {
-  return std::string(collective_name(a.collective)) + " " + a.name + " at p = " + std::to_string(req.p);
-}
-
 }  // namespace
+
+std::string case_name(Collective c, const std::string& algorithm, int64_t p) {
+  return std::string(collective_name(c)) + " " + algorithm + " at p = " + std::to_string(p);
+}
 
 engine::Work algorithm_work(const SimRequest& req, const Algorithm& a, Runner runner) {
   const Net net(req.platform);
@@ -82,7 +82,8 @@ double expected_seconds(const SimRequest& req, Runner runner) {
 }
 
 void check_work(const SimRequest& req, Runner runner, double limit) {
-  for (const Algorithm* a : req.algos) engine::check_work(algorithm_work(req, *a, runner), limit, case_name(req, *a));
+  for (const Algorithm* a : req.algos)
+    engine::check_work(algorithm_work(req, *a, runner), limit, case_name(a->collective, a->name, req.p));
 }
 
 SimRequest keep_within_limit(SimRequest req, Runner runner, double limit) {
@@ -93,8 +94,10 @@ SimRequest keep_within_limit(SimRequest req, Runner runner, double limit) {
       kept.push_back(a);
       continue;
     }
-    std::fprintf(stderr, "collsim: warning: skipped %s: %s, over the limit of %s messages (--max-messages N raises it)\n",
-                 case_name(req, *a).c_str(), engine::describe(work).c_str(), engine::count_text(limit).c_str());
+    std::fprintf(stderr,
+                 "collsim: warning: skipped %s: %s, over the limit of %s messages (--max-messages N raises it)\n",
+                 case_name(a->collective, a->name, req.p).c_str(), engine::describe(work).c_str(),
+                 engine::count_text(limit).c_str());
   }
   req.algos = kept;
   return req;

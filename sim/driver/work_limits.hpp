@@ -24,6 +24,9 @@ int64_t plan_blocks(const Algorithm& a, const plan::PlanAlgorithm& pa, const Sim
 
 enum class Runner { smpi, engine };
 
+// "bcast circulant at p = 1024": how a refusal or a stop names a case.
+std::string case_name(Collective c, const std::string& algorithm, int64_t p);
+
 // The defaults of engine/work_estimate.hpp for `runner`.
 double default_max_messages(Runner runner);
 
