@@ -103,9 +103,12 @@ int run_command(int argc, char** argv) {
       "schedule (LogGOPSim's text format, e.g. from Schedgen: a name ending in .goal or a first line num_ranks N), "
       "run in SMPI by the GOAL executor (MPI_Isend/Irecv in dependency order, no data checked) or with --engine "
       "loggp --rules loggopsim, with --p = its num_ranks and no --size (the sizes are in the file)")(
-      "size", value<std::string>(), "bytes, with units B, KiB, MiB, GiB; or a list a,b or a range A:B (required but "
+      "size", value<std::string>(),
+      "bytes, with units B, KiB, MiB, GiB; or a list a,b or a range A:B (required but "
       "for a GOAL schedule)")(
-      "blocks", value<std::string>(), "block count n of a pipelined algorithm (default: the block policy)")(
+      "blocks", value<std::string>(),
+      "block count n of a pipelined algorithm, or model: the closed-form model's n (default: the block policy, "
+      "which on nodes of several cores or a topology searches n on the engine: docs/simulation.md)")(
       "format", value<std::string>()->default_value("table"), "table or csv")(
       "per-rank", value<std::string>(),
       "--engine loggp: also write every rank's finish to this CSV (collective,algorithm,p,bytes,root,rank,"

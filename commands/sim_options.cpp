@@ -262,7 +262,12 @@ void read_blocks(const cli::po::variables_map& vm, SimRequest& req) {
   for (int64_t s : req.sizes) max_blocks = std::max(max_blocks, s);
   for (int64_t s : req.sizes)
     if (s > 0) max_blocks = std::min(max_blocks, s);
-  req.blocks = cli::parse_int(vm["blocks"].as<std::string>(), "--blocks", 1, max_blocks);
+  const std::string& text = vm["blocks"].as<std::string>();
+  if (text == "model") {
+    req.model_blocks = true;
+    return;
+  }
+  req.blocks = cli::parse_int(text, "--blocks", 1, max_blocks);
 }
 
 void skip_unrunnable(SimRequest& req) {

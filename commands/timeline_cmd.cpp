@@ -136,7 +136,9 @@ int timeline_command(int argc, char** argv) {
   cli::po::options_description opts("timeline options");
   opts.add_options()("algo", value<std::string>()->required(), "algorithm name (see the list above)")(
       "size", value<std::string>()->required(), "bytes, with units B, KiB, MiB, GiB (one size)")(
-      "blocks", value<std::string>(), "block count n of a pipelined algorithm (default: the block policy)")(
+      "blocks", value<std::string>(),
+      "block count n of a pipelined algorithm, or model: the closed-form model's n (default: the block policy, "
+      "which on nodes of several cores or a topology searches n on the engine: docs/simulation.md)")(
       "out", value<std::string>()->required(), "directory for timeline.csv and timeline.png (created if missing)");
   sim::add_common_options(opts);
   sim::add_engine_options(opts);

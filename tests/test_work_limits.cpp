@@ -230,12 +230,15 @@ TEST(WorkLimits, CirculantAllToAllMessagesWeighMoreOnSharedLinks) {
 // the evaluator stops once the solver passes what the limit allows
 // (engine::SolveBudget), while two-tree bcast, whose ranks keep in step,
 // runs under the same limit; a limit ten times higher lets circulant run.
+// Each at the closed-form policy's n, 31 and 16 (left open, n would be
+// searched on the engine first: engine_run.hpp, contention_blocks).
 TEST(WorkLimits, SolverStopsWhereMessagesFallOutOfStep) {
   auto run = [](const std::string& algo, const std::string& limit) {
+    const std::string blocks = algo == "circulant" ? "31" : "16";
     return test::run_collsim_argv(
-        {"run",    "--engine",     "loggp",  "--collective",   "bcast", "--algo",           algo, "--p",
-         "1024",   "--size",       "1MiB",   "--nodes",        "128",   "--cores-per-node", "8",  "--intra-alpha",
-         "0.3e-6", "--intra-beta", "0.1e-9", "--max-messages", limit});
+        {"run",    "--engine",     "loggp",  "--collective",   "bcast", "--algo",           algo,  "--p",
+         "1024",   "--size",       "1MiB",   "--nodes",        "128",   "--cores-per-node", "8",   "--intra-alpha",
+         "0.3e-6", "--intra-beta", "0.1e-9", "--max-messages", limit,   "--blocks",         blocks});
   };
   const test::CliResult stopped = run("circulant", "100000");
   EXPECT_EQ(stopped.status, kExitLimit) << stopped.out;

@@ -50,10 +50,14 @@ double warmup_excess_bytes(const std::vector<int64_t>& segments) {
 
 }  // namespace
 
+int64_t most_blocks(const Algorithm& algo, const Net& net, int64_t p, int64_t bytes) {
+  const int64_t units = bytes / net.element;
+  return std::max<int64_t>(1, algo.has(kSegments) ? (units + p - 1) / p : units);
+}
+
 int64_t choose_blocks(const Algorithm& algo, const Net& net, int64_t p, int64_t bytes) {
   if (!algo.has(kBlocks) || !algo.model || bytes == 0) return 1;
-  const int64_t units = bytes / net.element, cut = algo.has(kSegments) ? (units + p - 1) / p : units;
-  return least_cost([&](int64_t n) { return algo.model(net, p, bytes, n); }, cut);
+  return least_cost([&](int64_t n) { return algo.model(net, p, bytes, n); }, most_blocks(algo, net, p, bytes));
 }
 
 int64_t choose_blocks(const Algorithm& algo, const Net& net, int64_t p, int64_t bytes,

@@ -1,7 +1,11 @@
 // The block count of a case, decided here once for everyone who runs one:
 // the harness (under SMPI and under mpirun), the engine (`--engine loggp`),
 // the PMPI library and the work estimates all call resolve_blocks, and a
-// result row's `blocks` column is what it returned.
+// result row's `blocks` column is what it returned. Where the ranks share
+// links (nodes of several cores, a topology) the driver searches n on the
+// contention-aware engine instead (sim/driver/engine_run.hpp,
+// contention_blocks) and hands its n to the harness
+// (HarnessArgs::chosen_blocks); the models here ignore that sharing.
 //
 // The policy that picks the block count n of a pipelined algorithm (kBlocks)
 // is kept apart from the algorithms as Open MPI keeps coll/tuned apart from
@@ -66,6 +70,10 @@ int64_t resolve_blocks(const plan::Header& plan);
 // row's `blocks`: that n where the plan is pipelined, else the plan's own
 // cut (plan::cut_blocks: 1, p or 2^floor(log2 p)).
 int64_t plan_cut_blocks(const plan::PlanAlgorithm& pa, int64_t blocks, int64_t p);
+
+// The largest n the policy considers: the elements of what is cut (the
+// vector, or one of its p segments for kSegments), at least 1.
+int64_t most_blocks(const Algorithm& algo, const Net& net, int64_t p, int64_t bytes);
 
 // The policy's pick (callers use resolve_blocks): 1 for algorithms without
 // kBlocks or m = 0.

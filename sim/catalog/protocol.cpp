@@ -124,8 +124,36 @@ std::vector<std::string> to_argv(const HarnessArgs& a) {
   // (collsim-mpi gets the user's, which may hold commas; under smpirun the
   // driver passes fixed names, common/scratch_dir.hpp).
   if (!a.algos.empty()) argv.insert(argv.end(), {"--algos", join(a.algos)});
+  // ALGO:BYTES:N,..: catalog names hold neither ':' nor ','.
+  std::string chosen;
+  for (const ChosenBlocks& c : a.chosen_blocks)
+    chosen += (chosen.empty() ? "" : ",") + c.algo + ":" + std::to_string(c.bytes) + ":" + std::to_string(c.blocks);
+  if (!chosen.empty()) argv.insert(argv.end(), {"--chosen-blocks", chosen});
   for (const auto& path : a.plan_files) argv.insert(argv.end(), {"--plan", path});
   return argv;
+}
+
+namespace {
+
+// "ALGO:BYTES:N,..", as to_argv writes it; N >= 1.
+std::vector<ChosenBlocks> parse_chosen_blocks(const std::string& text) {
+  std::vector<ChosenBlocks> chosen;
+  for (const std::string& entry : split(text)) {
+    const std::vector<std::string> f = split(entry, ':');
+    if (f.size() != 3 || f[0].empty()) throw std::invalid_argument("bad --chosen-blocks entry '" + entry + "'");
+    chosen.push_back({f[0], to_int(f[1]), to_int(f[2])});
+    if (chosen.back().bytes < 0 || chosen.back().blocks < 1)
+      throw std::invalid_argument("bad --chosen-blocks entry '" + entry + "'");
+  }
+  return chosen;
+}
+
+}  // namespace
+
+std::optional<int64_t> chosen_blocks(const HarnessArgs& args, const std::string& algo, int64_t bytes) {
+  for (const ChosenBlocks& c : args.chosen_blocks)
+    if (c.algo == algo && c.bytes == bytes) return c.blocks;
+  return std::nullopt;
 }
 
 HarnessArgs from_argv(int argc, const char* const* argv, int first) {
@@ -141,6 +169,8 @@ HarnessArgs from_argv(int argc, const char* const* argv, int first) {
     else if (key == "--sizes") for (const auto& s : split(val)) a.sizes.push_back(to_int(s));
     else if (key == "--roots") for (const auto& s : split(val)) a.roots.push_back(to_int(s));
     else if (key == "--blocks") a.blocks = to_int(val);
+    else if (key == "--chosen-blocks")
+      a.chosen_blocks = parse_chosen_blocks(val);
     else if (key == "--alpha") a.net.alpha = to_double(val);
     else if (key == "--beta") a.net.beta = to_double(val);
     else if (key == "--gamma") a.net.gamma = to_double(val);

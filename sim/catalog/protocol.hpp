@@ -16,6 +16,14 @@
 
 namespace collsim::sim {
 
+// A block count the driver chose for one algorithm and size (engine_run.hpp's
+// contention_blocks: on shared links, from the engine), which the harness
+// takes instead of the policy's.
+struct ChosenBlocks {
+  std::string algo;
+  int64_t bytes = 0, blocks = 0;
+};
+
 // One harness run: algorithms × sizes × roots of one collective.
 struct HarnessArgs {
   Collective collective = Collective::bcast;
@@ -23,7 +31,8 @@ struct HarnessArgs {
   std::vector<std::string> plan_files;  // plans to run too (schedules/plan.hpp), one --plan each
   std::vector<int64_t> sizes;      // bytes
   std::vector<int64_t> roots{0};
-  int64_t blocks = 0;  // 0: the block policy
+  int64_t blocks = 0;  // 0: chosen_blocks where it names the case, else the block policy
+  std::vector<ChosenBlocks> chosen_blocks;
   Net net;  // alphabeta's numbers (Machine's defaults)
   // Timed repetitions and warm-ups. The driver always sends its own (one
   // and none: SMPI's times are deterministic); these defaults are for
@@ -37,7 +46,11 @@ struct HarnessArgs {
   bool ignore_restrictions = false;
 };
 
-// "--collective bcast --algos a,b --sizes ..." (every field, always).
+// The n that args.chosen_blocks gives `algo` at `bytes`, if any.
+std::optional<int64_t> chosen_blocks(const HarnessArgs& args, const std::string& algo, int64_t bytes);
+
+// "--collective bcast --algos a,b --sizes ..." (every field but an empty
+// chosen_blocks, always).
 std::vector<std::string> to_argv(const HarnessArgs& args);
 // The inverse, for argv[first..argc); unknown options, missing values and
 // malformed numbers throw std::invalid_argument. Checks that need p (roots,

@@ -2,9 +2,13 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
+#include <set>
 #include <stdexcept>
 
 #include "block_policy.hpp"
@@ -94,6 +98,14 @@ bool model_is_time(const SimRequest& req, const EngineRules& rules, const plan::
          rules.contention && !pl.header.graph;
 }
 
+// Algorithm a's plan for a case at n = `blocks` on `net`.
+plan::Plan case_plan(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes, int64_t root,
+                     int64_t blocks) {
+  return plan::build_plan(a.collective, a.name, req.p, rooted(a.collective) ? root : 0,
+                          plan_cut_blocks(plan::find_plan_algorithm(a.collective, a.name), blocks, req.p),
+                          plan_params(net, a.collective, bytes, blocks));
+}
+
 // Fills a row's wall_s, cpu_s and mem_mib: this process since `start`, `cpu`.
 void measure(Row& row, std::chrono::steady_clock::time_point start, double cpu) {
   row.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -109,20 +121,15 @@ struct Candidate {
   std::shared_ptr<const plan::Plan> file_plan;  // the driver's parse (PlanFile)
 };
 
-// The row of one case (candidate, size, root), its ranks' finish in `res`;
-// blocks as resolve_blocks decides them on `net`.
+// The row of one case (candidate, size, root) at n = `blocks` (the file's
+// for a plan file), its ranks' finish in `res`.
 Row evaluate_case(const SimRequest& req, const EngineRules& rules, const Net& net, const Candidate& cand, int64_t bytes,
-                  int64_t root, engine::Result& res, bool per_rank, engine::EventSink* sink) {
+                  int64_t root, int64_t blocks, engine::Result& res, bool per_rank, engine::EventSink* sink) {
   const Collective c = req.algos.empty() ? req.plans.front().collective : req.algos.front()->collective;
   const bool smpi_rules = rules.set == EngineRules::Set::smpi;
   const auto start = std::chrono::steady_clock::now();
   const double cpu = process_cpu_seconds();
-  const plan::PlanAlgorithm* pa = cand.row ? &plan::find_plan_algorithm(c, cand.name) : nullptr;
-  const int64_t blocks =
-      pa ? resolve_blocks(*cand.row, net, {req.p, bytes, req.blocks, {}}) : resolve_blocks(cand.file_plan->header);
-  const plan::Plan pl =
-      pa ? plan::build_plan(c, cand.name, req.p, root, plan_cut_blocks(*pa, blocks, req.p), plan_params(net, c, bytes, blocks))
-         : *cand.file_plan;
+  const plan::Plan pl = cand.row ? case_plan(req, *cand.row, net, bytes, root, blocks) : *cand.file_plan;
   res = evaluate(pl, bytes, net, rules, per_rank, sink);
   Row row{collective_name(c),
           cand.name,
@@ -170,13 +177,84 @@ std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_
     if (!a.model) return std::nullopt;
     return a.model(net, req.p, bytes, blocks) * 1e6;
   }
-  const plan::Plan pl = plan::build_plan(
-      a.collective, a.name, req.p, rooted(a.collective) ? root : 0,
-      plan_cut_blocks(plan::find_plan_algorithm(a.collective, a.name), blocks, req.p),
-      plan_params(net, a.collective, bytes, blocks));
+  const plan::Plan pl = case_plan(req, a, net, bytes, root, blocks);
   const engine::Result res = evaluate_smpi(pl, engine::even_blocks(pl.header, bytes, net.element), net, false, nullptr,
                                            true, solve_budget(max_messages));
   return model_of_plan(pl, req.op, res.time * 1e6);
+}
+
+namespace {
+
+// Does the engine choose n for this case (contention_blocks)? A pipeline
+// whose n the policy would pick (no --blocks N or model), with a lock-step or graph plan the engine
+// times, on a machine whose ranks share links: nodes of several cores, or
+// a topology (issue 33, item 5). Segmented collectives only with even
+// counts (the engine's cut).
+bool engine_chooses(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes) {
+  const bool shared = net.cores_per_node > 1 || net.topology.kind != platforms::Topology::Kind::flat;
+  return bytes > 0 && shared && !req.model_blocks && engine::shares_links(net) &&
+         policy_decides(a, {req.p, bytes, req.blocks, {}}) && plan::has_plan(a.collective, a.name) &&
+         (!plan::per_segment(a.collective) || req.layout == Layout::even);
+}
+
+// The search's budget: the engine's expected seconds (engine_case_seconds)
+// of all the evaluations of one case's search, kBlockSearchTimes those of
+// the model's n, within [kBlockSearchSeconds, kBlockSearchMaxSeconds].
+constexpr double kBlockSearchTimes = 8, kBlockSearchSeconds = 5, kBlockSearchMaxSeconds = 30;
+
+}  // namespace
+
+std::optional<int64_t> contention_blocks(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes) {
+  if (!engine_chooses(req, a, net, bytes)) return std::nullopt;
+  const int64_t closed_form = resolve_blocks(a, net, {req.p, bytes, 0, {}}), most = most_blocks(a, net, req.p, bytes);
+  const double budget_seconds = std::clamp(kBlockSearchTimes * engine_case_seconds(req, a, closed_form),
+                                           kBlockSearchSeconds, kBlockSearchMaxSeconds);
+  double budget = budget_seconds;
+  // Whether an evaluation at n fits what is left of the budget (and takes it).
+  const auto affordable = [&](int64_t n) {
+    const double seconds = engine_case_seconds(req, a, n);
+    if (seconds > budget) return false;
+    budget -= seconds;
+    return true;
+  };
+  if (engine_case_seconds(req, a, closed_form) > budget) {
+    std::fprintf(stderr,
+                 "collsim: note: %s, %s: n = %lld from the closed-form model (a search on the engine would take "
+                 "more than %s)\n",
+                 case_name(a.collective, a.name, req.p).c_str(), format_bytes(bytes).c_str(),
+                 static_cast<long long>(closed_form), engine::duration_text(budget_seconds).c_str());
+    return std::nullopt;
+  }
+  // SMPI's rules on shared links; the solver stops an evaluation past the
+  // search's seconds (engine::SolveBudget), which the estimate does not see
+  // where messages fall out of step (WorkLimits.SolverStopsWhere..).
+  EngineRules shared;
+  shared.max_messages = budget_seconds * engine::kEngineMessagesPerSecond;
+  std::set<int64_t> tried;
+  int64_t best = closed_form;  // also where no evaluation finishes
+  double best_time = std::numeric_limits<double>::infinity();
+  // n's time where it is new, in range and affordable; the best so far kept
+  // (on a tie the one tried first: the model's pick, the grid upwards,
+  // then the best's neighbours).
+  const auto consider = [&](int64_t n) {
+    if (n < 1 || n > most || !tried.insert(n).second || !affordable(n)) return;
+    try {
+      const double t = evaluate(case_plan(req, a, net, bytes, 0, n), bytes, net, shared, false, nullptr).time;
+      if (t < best_time) best = n, best_time = t;
+    } catch (const LimitError&) {  // past the solver's budget or a graph's steps: not this n
+    }
+  };
+  consider(closed_form);
+  for (int64_t n = 1; n <= most; n *= 2) consider(n);
+  const double grid_best = static_cast<double>(best);
+  consider(std::llround(grid_best * M_SQRT2));
+  consider(std::llround(grid_best / M_SQRT2));
+  return best;
+}
+
+int64_t case_blocks(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes) {
+  if (const auto n = contention_blocks(req, a, net, bytes)) return *n;
+  return resolve_blocks(a, net, {req.p, bytes, req.blocks, {}});
 }
 
 std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules, const std::string& per_rank_csv) {
@@ -203,11 +281,17 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
   const Heartbeat beat("engine", expected_seconds(req, Runner::engine));
   for (const Candidate& cand : candidates) {
     for (int64_t bytes : req.sizes) {
+      // The harness's n (case_blocks; the policy's alone under the
+      // loggopsim rules), the same at every root.
+      const int64_t blocks = !cand.row ? resolve_blocks(cand.file_plan->header)
+                             : rules.set == EngineRules::Set::smpi
+                                 ? case_blocks(req, *cand.row, net, bytes)
+                                 : resolve_blocks(*cand.row, net, {req.p, bytes, req.blocks, {}});
       for (int64_t root : req.roots) {
         engine::Result res;
         Row row;
         try {
-          row = evaluate_case(req, rules, net, cand, bytes, root, res, !per_rank_csv.empty(), sink);
+          row = evaluate_case(req, rules, net, cand, bytes, root, blocks, res, !per_rank_csv.empty(), sink);
         } catch (const LimitError& e) {  // the solver's budget, or a graph's steps: which case passed it
           throw LimitError(case_name(c, cand.name, req.p) + ", " + format_bytes(bytes) + ": " + e.what());
         }

@@ -48,6 +48,32 @@ struct EngineRules {
 std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_t bytes, int64_t root, int64_t blocks,
                                double max_messages = engine::kDefaultMaxEngineMessages);
 
+// The block count of a pipelined case where the machine's ranks share
+// links (nodes of several cores, or a topology; issue 33, item 5): the n
+// whose plan the engine times fastest on the shared links (SMPI's rules,
+// root 0), among the closed-form policy's pick (block_policy.hpp), n = 1,
+// 2, 4, .. up to most_blocks and n·2^(±1/2) around the best of those; a
+// tie keeps the one tried first (the policy's pick first). The policy's model
+// knows nothing of the ranks of a node sharing its NIC: measured on 64
+// nodes of 128 cores, its n took up to 3.3 times the best n's time
+// (results/block-policy-sweep). The evaluations are budgeted by the work
+// estimate (engine_case_seconds): 8 times the policy's n's, between 5 and
+// 30 s a case in all, each also stopped by the solver's budget; where the
+// policy's n alone would pass 30 s (2^20 ranks, say), nullopt with a note
+// on stderr. The work estimates before a run (work_limits.hpp) count the
+// policy's n: the searched one can have more messages, as many as the
+// search's budget allows. nullopt
+// also where the policy decides alone: a fixed n (--blocks N), `--blocks
+// model` (SimRequest::model_blocks), no such
+// machine, no plan, uneven segments. Both engines take this n
+// (HarnessArgs::chosen_blocks under SMPI), so a row's `blocks` has one
+// meaning.
+// `net`: the machine with the case's element (the engine's, with --L and
+// --G where given).
+std::optional<int64_t> contention_blocks(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes);
+// A case's n: contention_blocks where it chooses, else resolve_blocks.
+int64_t case_blocks(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes);
+
 std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules = {},
                                 const std::string& per_rank_csv = "");
 // The same with every message and ⊕ told to `sink` (`collsim timeline`;

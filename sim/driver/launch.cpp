@@ -209,9 +209,15 @@ std::vector<Batch> batches_of(const SimRequest& req) {
 
 // The harness's arguments for `batch` (a plan file: its staged copy).
 HarnessArgs harness_args(const SimRequest& req, const Batch& batch) {
-  HarnessArgs args{collective_of(req), {},        {},        req.sizes, req.roots, req.blocks, Net(req.platform),
-                   req.reps,           req.warmup, req.op,   req.layout, req.scale, req.ignore_restrictions};
-  for (const Algorithm* a : batch.algos) args.algos.push_back(a->name);
+  HarnessArgs args{
+      collective_of(req), {},       {},         req.sizes, req.roots,  req.blocks, {},
+      Net(req.platform),  req.reps, req.warmup, req.op,    req.layout, req.scale,  req.ignore_restrictions};
+  for (const Algorithm* a : batch.algos) {
+    args.algos.push_back(a->name);
+    const Net net(req.platform, element_bytes(a->collective, req.op));
+    for (int64_t bytes : req.sizes)
+      if (const auto n = contention_blocks(req, *a, net, bytes)) args.chosen_blocks.push_back({a->name, bytes, *n});
+  }
   if (batch.plan) args.plan_files.push_back(staged_plan(*batch.plan));
   return args;
 }

@@ -40,6 +40,10 @@ struct SimRequest {
   std::vector<int64_t> sizes;
   std::vector<int64_t> roots{0};
   int64_t blocks = 0;  // 0: the block policy
+  // `--blocks model`: the closed-form model's n (block_policy.hpp) also
+  // where links are shared, instead of the engine's search
+  // (engine_run.hpp, contention_blocks).
+  bool model_blocks = false;
   // One timed call (SMPI's times are deterministic: once is enough) after
   // one untimed call of the same case: SimGrid's built-ins do one-time
   // setup (communicators, decision caches) on their first call.

@@ -30,16 +30,26 @@ namespace {
 struct CaseWork {
   double messages = 0, block_runs = 0;
 };
+// The same for a plan of B = `blocks` blocks.
+CaseWork plan_work(const SimRequest& req, const Algorithm& a, const Net& net, int64_t blocks, Runner runner) {
+  const double messages = engine::plan_messages(a.collective, a.name, req.p, blocks, net.node_size()).value_or(0);
+  if (runner != Runner::engine) return {messages};
+  return {messages, engine::block_runs(a.collective, a.name, req.p, blocks)};
+}
+
 CaseWork case_work(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes, Runner runner) {
   if (!plan::has_plan(a.collective, a.name))
     return {static_cast<double>(req.p) * (std::floor(std::log2(static_cast<double>(req.p))) + 1)};
   Net policy = net;
   policy.element = element_bytes(a.collective, req.op);
   const plan::PlanAlgorithm& pa = plan::find_plan_algorithm(a.collective, a.name);
-  const int64_t blocks = plan_blocks(a, pa, req, policy, bytes);
-  const double messages = engine::plan_messages(a.collective, a.name, req.p, blocks, net.node_size()).value_or(0);
-  if (runner != Runner::engine) return {messages};
-  return {messages, engine::block_runs(a.collective, a.name, req.p, blocks)};
+  return plan_work(req, a, net, plan_blocks(a, pa, req, policy, bytes), runner);
+}
+
+// The shared evaluator's or the sweep's seconds a message on `net`.
+double engine_seconds_per_message(const Net& net, const Algorithm& a) {
+  return engine::engine_seconds_per_message(engine::shares_links(net), net.topology.kind,
+                                            engine::all_to_all_plan(a.collective, a.name));
 }
 
 }  // namespace
@@ -52,8 +62,7 @@ engine::Work algorithm_work(const SimRequest& req, const Algorithm& a, Runner ru
   const Net net(req.platform);
   const double runs = runner == Runner::smpi ? req.reps + req.warmup : 1;
   // On shared links (engine_run.cpp's evaluate_smpi) a message costs more.
-  const double engine_seconds = engine::engine_seconds_per_message(
-      engine::shares_links(net), net.topology.kind, engine::all_to_all_plan(a.collective, a.name));
+  const double engine_seconds = engine_seconds_per_message(net, a);
   engine::Work work;
   if (runner == Runner::engine) work.weight = std::max(1.0, engine_seconds * engine::kEngineMessagesPerSecond);
   // Block runs cost the engine the same on any links: each weighs its
@@ -73,6 +82,13 @@ engine::Work algorithm_work(const SimRequest& req, const Algorithm& a, Runner ru
                               size.messages * engine::kSmpiSecondsPerMessage;
   }
   return work;
+}
+
+double engine_case_seconds(const SimRequest& req, const Algorithm& a, int64_t n) {
+  const Net net(req.platform);
+  const CaseWork one = plan_work(
+      req, a, net, plan_cut_blocks(plan::find_plan_algorithm(a.collective, a.name), n, req.p), Runner::engine);
+  return one.messages * engine_seconds_per_message(net, a) + one.block_runs * engine::kSecondsPerBlockRun;
 }
 
 double expected_seconds(const SimRequest& req, Runner runner) {

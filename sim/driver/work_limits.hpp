@@ -37,6 +37,10 @@ double default_max_messages(Runner runner);
 // counted: their size limit (kMaxPlanFileBytes) bounds their messages.
 engine::Work algorithm_work(const SimRequest& req, const Algorithm& a, Runner runner);
 
+// The engine's expected seconds for one case of `a` (which has a plan) at
+// n = `blocks` (engine_run.hpp's contention_blocks budgets its search so).
+double engine_case_seconds(const SimRequest& req, const Algorithm& a, int64_t blocks);
+
 // The expected seconds of all of req's algorithms (plan files not counted).
 double expected_seconds(const SimRequest& req, Runner runner);
 

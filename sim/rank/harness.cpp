@@ -197,7 +197,9 @@ Outcome time_case(const Candidate& candidate, Workload& work, int64_t blocks, co
   return out;
 }
 
-// The block count of a case (resolve_blocks, block_policy.hpp). Where the
+// The block count of a case: the driver's choice where it made one
+// (HarnessArgs::chosen_blocks: on shared links, from the engine), else
+// resolve_blocks (block_policy.hpp). Where the
 // policy searches, rank 0 alone resolves and broadcasts before any timing:
 // the policy evaluates the cost model some 70 times, and the models of
 // two-tree and circulant allgatherv cost O(p log p) and more each (at
@@ -208,6 +210,7 @@ int64_t block_count(const Candidate& c, const Options& o, int p, int64_t bytes, 
   const Algorithm& algo = *c.row;
   BlockCase bc{p, bytes, o.args.blocks, {}};
   if (!policy_decides(algo, bc)) return resolve_blocks(algo, o.args.net, bc);
+  if (const auto chosen = chosen_blocks(o.args, algo.name, bytes)) return *chosen;
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   int64_t n = 0;
