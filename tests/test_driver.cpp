@@ -39,6 +39,7 @@ TEST(Protocol, ArgumentsRoundTrip) {
   a.sizes = {0, 4096, 2147483640};
   a.roots = {0, 3};
   a.blocks = 7;
+  a.chosen_blocks = {{"circulant", 4096, 12}, {"circulant", 2147483640, 300}};
   a.net = Net(test::alpha_beta(1.5e-6, 1.0 / 3e9, 7e-11));
   a.net.full_duplex = false, a.net.o = 2e-7, a.net.g = 3e-7, a.net.cores_per_node = 5, a.net.round_robin = true;
   a.reps = 2;
@@ -53,6 +54,10 @@ TEST(Protocol, ArgumentsRoundTrip) {
   EXPECT_EQ(b.sizes, a.sizes);
   EXPECT_EQ(b.roots, a.roots);
   EXPECT_EQ(b.blocks, a.blocks);
+  ASSERT_EQ(b.chosen_blocks.size(), 2u);
+  EXPECT_EQ(chosen_blocks(b, "circulant", 4096), 12);
+  EXPECT_EQ(chosen_blocks(b, "circulant", 2147483640), 300);
+  EXPECT_EQ(chosen_blocks(b, "circulant", 0), std::nullopt);
   EXPECT_EQ(b.net.alpha, a.net.alpha);  // exactly: %.17g
   EXPECT_EQ(b.net.beta, a.net.beta);
   EXPECT_EQ(b.net.gamma, a.net.gamma);
@@ -72,9 +77,17 @@ TEST(Protocol, ArgumentsRoundTrip) {
 TEST(Protocol, MalformedArgumentsAreRefused) {
   const std::vector<std::string> good = {"--algos", "binomial", "--sizes", "8"};
   EXPECT_NO_THROW(from(good));
-  for (const std::vector<std::string>& extra :
-       {std::vector<std::string>{"--colour", "blue"}, {"--blocks"}, {"--blocks", "2x"}, {"--duplex", "sideways"},
-        {"--alpha", "inf"}, {"--reps", "0"}, {"--scale", "yes"}, {"--sizes", "8,"}}) {
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{"--colour", "blue"},
+                                                {"--blocks"},
+                                                {"--blocks", "2x"},
+                                                {"--duplex", "sideways"},
+                                                {"--alpha", "inf"},
+                                                {"--reps", "0"},
+                                                {"--scale", "yes"},
+                                                {"--sizes", "8,"},
+                                                {"--chosen-blocks", "circulant:8"},
+                                                {"--chosen-blocks", "circulant:8:0"},
+                                                {"--chosen-blocks", ":8:2"}}) {
     std::vector<std::string> words = good;
     words.insert(words.end(), extra.begin(), extra.end());
     EXPECT_THROW(from(words), std::invalid_argument) << words.back();
