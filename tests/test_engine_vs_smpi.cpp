@@ -437,7 +437,9 @@ TEST(BlockPolicy, ContentionAwareOnNodes) {
   for (const char* n : {"model", "8", "32"}) {
     const Row fixed = rows_by_bytes(nodes + std::vector<std::string>{"--engine", "loggp", "--blocks", n}).at(bytes);
     EXPECT_GT(fixed.time_us, engine.time_us) << "n = " << n;
-    if (std::string(n) == "model") EXPECT_EQ(fixed.blocks, 19);
+    if (std::string(n) == "model") {
+      EXPECT_EQ(fixed.blocks, 19);
+    }
   }
   // One rank a node: no shared link to search for, the policy's n (19 is
   // the same model's pick at 512 ranks).
