@@ -65,7 +65,8 @@ mkdir -p -- "$out"
 
 # shellcheck source=scripts/algorithm_names.sh
 . scripts/algorithm_names.sh
-machine=(--platform loggp --cores-per-node 128 --intra-alpha 0.4e-6 --intra-beta 0.15e-9)
+# shellcheck source=scripts/engine_rows.sh
+. scripts/engine_rows.sh
 rows="$out/rows.csv" skipped="$out/skipped.txt"
 [[ $summarize == 0 ]] || [[ -s "$rows" ]] || { echo "--summarize: no $rows to read" >&2; exit 2; }
 header=""
@@ -81,19 +82,11 @@ for c in "${collective_list[@]}"; do
         blocks=(--blocks "$n") run=grid
         [[ $n == model ]] && run=model
         [[ $n == chosen ]] && blocks=() run=chosen
-        status=0
-        csv=$(timeout "$limit" "$collsim" run --engine loggp --collective "$c" --algo "$a" --p "$p" --size "$sizes" \
-          --topology "$t" "${machine[@]}" "${blocks[@]}" --format csv 2>"$out/stderr.txt" </dev/null) || status=$?
-        if ((status != 0)); then
-          why=$(tail -1 "$out/stderr.txt")
-          ((status == 124)) && why="stopped after --timeout $limit s"
-          echo "$c $a $t p=$p n=$n: $why" >>"$skipped"
+        run_rows "$c $a $t p=$p n=$n" "$limit" topology,run "$t,$run" --engine loggp --collective "$c" --algo "$a" \
+          --p "$p" --size "$sizes" --topology "$t" "${study_machine[@]}" "${blocks[@]}" || {
           [[ $n == model ]] && break
           continue
-        fi
-        [[ -n "$header" ]] || { header=$(head -1 <<<"$csv"); echo "$header,topology,run" >"$rows"; }
-        # The topology is the user's text: awk reads it from the environment, as data.
-        tail -n +2 <<<"$csv" | suffix=",$t,$run" awk '{ print $0 ENVIRON["suffix"] }' >>"$rows"
+        }
       done
     done
   done

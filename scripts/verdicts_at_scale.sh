@@ -63,7 +63,8 @@ mkdir -p -- "$out"
 
 # shellcheck source=scripts/algorithm_names.sh
 . scripts/algorithm_names.sh
-machine=(--platform loggp --cores-per-node 128 --intra-alpha 0.4e-6 --intra-beta 0.15e-9)
+# shellcheck source=scripts/engine_rows.sh
+. scripts/engine_rows.sh
 rows="$out/rows.csv" skipped="$out/skipped.txt"
 [[ $summarize == 0 ]] || [[ -s "$rows" ]] || { echo "--summarize: no $rows to read" >&2; exit 2; }
 [[ $summarize == 1 ]] || : >"$skipped"
@@ -84,19 +85,9 @@ for c in "${collective_list[@]}"; do
         echo "verdicts at scale: $c $t p=$p contention $contention" >&2
         start=$SECONDS
         for a in "${algos[@]}"; do
-          status=0
-          csv=$(timeout "$limit" "$collsim" run --engine loggp --contention "$contention" --collective "$c" --algo "$a" --p "$p" \
-            --size "$sizes" --topology "$t" "${machine[@]}" --format csv 2>"$out/stderr.txt" </dev/null) || status=$?
-          if ((status != 0)); then
-            why=$(tail -1 "$out/stderr.txt")
-            ((status == 124)) && why="stopped after --timeout $limit s"
-            echo "$c $t p=$p $a contention $contention: $why" >>"$skipped"
-            continue
-          fi
-          [[ -n "$header" ]] || { header=$(head -1 <<<"$csv"); echo "$header,topology,contention" >"$rows"; }
-          # The topology is the user's text: awk reads it from the environment,
-          # as data, unescaped (a sed script built from it could run commands).
-          tail -n +2 <<<"$csv" | suffix=",$t,$contention" awk '{ print $0 ENVIRON["suffix"] }' >>"$rows"
+          run_rows "$c $t p=$p $a contention $contention" "$limit" topology,contention "$t,$contention" \
+            --engine loggp --contention "$contention" --collective "$c" --algo "$a" --p "$p" --size "$sizes" \
+            --topology "$t" "${study_machine[@]}" || continue
         done
         echo "  $((SECONDS - start)) s" >&2
       done
