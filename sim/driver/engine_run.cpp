@@ -207,8 +207,9 @@ constexpr double kBlockSearchTimes = 8, kBlockSearchSeconds = 5, kBlockSearchMax
 std::optional<int64_t> contention_blocks(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes) {
   if (!engine_chooses(req, a, net, bytes)) return std::nullopt;
   const int64_t closed_form = resolve_blocks(a, net, {req.p, bytes, 0, {}}), most = most_blocks(a, net, req.p, bytes);
-  const double budget_seconds = std::clamp(kBlockSearchTimes * engine_case_seconds(req, a, closed_form),
-                                           kBlockSearchSeconds, kBlockSearchMaxSeconds);
+  const double model_seconds = engine_case_seconds(req, a, closed_form);
+  const double budget_seconds =
+      std::clamp(kBlockSearchTimes * model_seconds, kBlockSearchSeconds, kBlockSearchMaxSeconds);
   double budget = budget_seconds;
   // Whether an evaluation at n fits what is left of the budget (and takes it).
   const auto affordable = [&](int64_t n) {
@@ -217,7 +218,7 @@ std::optional<int64_t> contention_blocks(const SimRequest& req, const Algorithm&
     budget -= seconds;
     return true;
   };
-  if (engine_case_seconds(req, a, closed_form) > budget) {
+  if (model_seconds > budget) {
     std::fprintf(stderr,
                  "collsim: note: %s, %s: n = %lld from the closed-form model (a search on the engine would take "
                  "more than %s)\n",
