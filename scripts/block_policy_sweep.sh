@@ -13,7 +13,7 @@
 #
 #   scripts/block_policy_sweep.sh [--out DIR] [--p P] [--sizes A,B]
 #                                 [--collectives A,B] [--topologies A,B]
-#                                 [--timeout S] [--summarize]
+#                                 [--runs A,B] [--timeout S] [--summarize]
 #
 # Machine: as scripts/verdicts_at_scale.sh (the default loggp platform
 # between nodes, 128-core nodes with rome200x128's intra-node alpha and
@@ -26,6 +26,12 @@
 # DIR/skipped.txt; where the run at the model's n fails, the algorithm is
 # not tried further on that topology.
 #
+# --runs: which of model, chosen and grid to run (default all three).
+# The rows made replace DIR/rows.csv's rows of the same p, collective,
+# topology and run (and skipped.txt's lines likewise); the others stay:
+# `--runs chosen` times collsim's choice again after a change to its
+# search.
+#
 # --summarize runs nothing: summary.csv from DIR/rows.csv as it stands.
 #
 # Writes DIR/rows.csv (every run's CSV rows, with topology and `run`:
@@ -34,15 +40,15 @@
 # best_blocks,best_time_us,model_over_best,chosen_over_best), the best over
 # every run of the case.
 set -euo pipefail
-usage="usage: $0 [--out DIR] [--p P] [--sizes A,B] [--collectives A,B] [--topologies A,B] [--timeout S] [--summarize]"
+usage="usage: $0 [--out DIR] [--p P] [--sizes A,B] [--collectives A,B] [--topologies A,B] [--runs A,B] [--timeout S] [--summarize]"
 cd "$(dirname "$0")/.."
 collsim=${COLLSIM:-./build/cli/collsim}
 
 out=results/block-policy-sweep p=8192 sizes=64KiB,1MiB,16MiB collectives=bcast
-topologies=flat,fat-tree:2,dragonfly limit=120 summarize=0
+topologies=flat,fat-tree:2,dragonfly runs=model,chosen,grid limit=120 summarize=0
 while (($#)); do
   case "$1" in
-    --out | --p | --sizes | --collectives | --topologies | --timeout)
+    --out | --p | --sizes | --collectives | --topologies | --runs | --timeout)
       (($# >= 2)) || { echo "$1 needs a value; $usage" >&2; exit 2; }
       case "$1" in
         --out) out=$2 ;;
@@ -50,6 +56,7 @@ while (($#)); do
         --sizes) sizes=$2 ;;
         --collectives) collectives=$2 ;;
         --topologies) topologies=$2 ;;
+        --runs) runs=$2 ;;
         --timeout) limit=$2 ;;
       esac
       shift 2 ;;
@@ -58,6 +65,8 @@ while (($#)); do
     *) echo "unknown argument '$1'; $usage" >&2; exit 2 ;;
   esac
 done
+[[ "$runs" =~ ^(model|chosen|grid)(,(model|chosen|grid))*$ ]] ||
+  { echo "--runs wants a list of model, chosen and grid, not '$runs'" >&2; exit 2; }
 [[ "$limit" =~ ^[1-9][0-9]*$ ]] || { echo "--timeout wants whole seconds > 0, not '$limit'" >&2; exit 2; }
 [[ "$p" =~ ^[1-9][0-9]*$ ]] && ((p % 128 == 0)) || { echo "--p wants a multiple of 128 (the node size), not '$p'" >&2; exit 2; }
 [[ -x "$collsim" ]] || { echo "no collsim at $collsim: build it first (cmake --build build --target collsim)" >&2; exit 2; }
@@ -71,7 +80,29 @@ rows="$out/rows.csv" skipped="$out/skipped.txt"
 [[ $summarize == 0 ]] || [[ -s "$rows" ]] || { echo "--summarize: no $rows to read" >&2; exit 2; }
 header=""
 collective_list=()
-[[ $summarize == 1 ]] || { : >"$skipped"; IFS=, read -r -a collective_list <<<"$collectives"; }
+# Drops from DIR/rows.csv and DIR/skipped.txt what this invocation runs
+# again (its p, collectives, topologies and runs), keeping the rest. The
+# lists reach awk through the environment, as data.
+drop_reruns() {
+  local kept="$out/kept.tmp"
+  [[ -e "$rows" ]] || : >"$rows"
+  [[ -e "$skipped" ]] || : >"$skipped"
+  P=$p C=$collectives T=$topologies R=$runs awk -F, '
+    function listed(list, x,   i, n, a) { n = split(list, a, ","); for (i = 1; i <= n; ++i) if (a[i] == x) return 1; return 0 }
+    function rerun(c, t, pp, run) { return pp == ENVIRON["P"] && listed(ENVIRON["C"], c) && listed(ENVIRON["T"], t) && listed(ENVIRON["R"], run) }
+    NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; print; next }
+    !rerun($col["collective"], $col["topology"], $col["p"], $col["run"])' "$rows" >"$kept"
+  mv -- "$kept" "$rows"
+  P=$p C=$collectives T=$topologies R=$runs awk -F' ' '
+    function listed(list, x,   i, n, a) { n = split(list, a, ","); for (i = 1; i <= n; ++i) if (a[i] == x) return 1; return 0 }
+    { n = $5; sub(/^n=/, "", n); sub(/:$/, "", n); run = (n == "model" || n == "chosen") ? n : "grid"
+      pp = $4; sub(/^p=/, "", pp) }
+    !(pp == ENVIRON["P"] && listed(ENVIRON["C"], $1) && listed(ENVIRON["T"], $3) && listed(ENVIRON["R"], run))' \
+    "$skipped" >"$kept"
+  mv -- "$kept" "$skipped"
+  header=$(head -1 "$rows")
+}
+[[ $summarize == 1 ]] || { drop_reruns; IFS=, read -r -a collective_list <<<"$collectives"; }
 IFS=, read -r -a topology_list <<<"$topologies"
 for c in "${collective_list[@]}"; do
   mapfile -t algos < <(algorithm_names "$collsim" "$c" blocks)
@@ -82,6 +113,7 @@ for c in "${collective_list[@]}"; do
         blocks=(--blocks "$n") run=grid
         [[ $n == model ]] && run=model
         [[ $n == chosen ]] && blocks=() run=chosen
+        [[ ",$runs," == *",$run,"* ]] || continue
         run_rows "$c $a $t p=$p n=$n" "$limit" topology,run "$t,$run" --engine loggp --collective "$c" --algo "$a" \
           --p "$p" --size "$sizes" --topology "$t" "${study_machine[@]}" "${blocks[@]}" || {
           [[ $n == model ]] && break

@@ -450,5 +450,30 @@ TEST(BlockPolicy, ContentionAwareOnNodes) {
   EXPECT_EQ(flat.blocks, choose_blocks(circulant, Net(*platforms::find_preset("loggp")), 512, bytes));
 }
 
+// A segmented pipeline's search goes past a segment's elements: at 4 KiB
+// on 512 ranks a segment is one element (most_blocks = 1, the model's n),
+// yet 16 blocks a segment, 15 of them empty, spread each round's messages
+// over rounds that a node's NIC serves in turn.
+TEST(BlockPolicy, EmptyBlocksOnNodes) {
+  const std::vector<std::string> nodes = {"--collective",  "allreduce", "--algo",           "circulant",
+                                          "--p",           "512",       "--size",           "4KiB",
+                                          "--platform",    "loggp",     "--cores-per-node", "128",
+                                          "--intra-alpha", "0.4e-6",    "--intra-beta",     "0.15e-9"};
+  const int64_t bytes = 4 << 10;
+  const Algorithm& circulant = find_algorithm(Collective::allreduce, "circulant");
+  const Net net(*platforms::find_preset("loggp"), element_bytes(Collective::allreduce, Operator::bxor));
+  ASSERT_EQ(most_blocks(circulant, net, 512, bytes), 1);
+  const Row engine = rows_by_bytes(nodes + std::vector<std::string>{"--engine", "loggp"}).at(bytes);
+  const Row smpi = rows_by_bytes(nodes + std::vector<std::string>{"--engine", "smpi"}).at(bytes);
+  EXPECT_EQ(engine.blocks, 16);
+  EXPECT_EQ(smpi.blocks, 16);
+  EXPECT_NEAR(engine.time_us, 90.549, 1e-3);
+  EXPECT_NEAR(smpi.time_us, engine.time_us, 0.01 * engine.time_us);
+  EXPECT_TRUE(smpi.correct);
+  const Row model = rows_by_bytes(nodes + std::vector<std::string>{"--engine", "loggp", "--blocks", "model"}).at(bytes);
+  EXPECT_EQ(model.blocks, 1);
+  EXPECT_NEAR(model.time_us, 149.749, 1e-3);
+}
+
 }  // namespace
 }  // namespace collsim::sim

@@ -52,7 +52,9 @@ std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_
 // links (nodes of several cores, or a topology; issue 33, item 5): the n
 // whose plan the engine times fastest on the shared links (SMPI's rules,
 // root 0), among the closed-form policy's pick (block_policy.hpp), n = 1,
-// 2, 4, .. up to most_blocks and n·2^(±1/2) around the best of those; a
+// 2, 4, .. up to most_blocks (for a segmented pipeline, the vector's
+// elements: empty blocks of a segment pay there) and n·2^(±1/2) around
+// the best of those and around the policy's pick; a
 // tie keeps the one tried first (the policy's pick first). The policy's model
 // knows nothing of the ranks of a node sharing its NIC: measured on 64
 // nodes of 128 cores, its n took up to 3.3 times the best n's time
