@@ -314,21 +314,24 @@ class Evaluator {
 }  // namespace
 
 int64_t SteppedSegments::run_bytes(const plan::BlockList::Run& run) const {
-  const int64_t u = run.first % per, lo = run.first / per,
-                hi = lo + run.count;  // segments [lo, hi)
+  // Block u of segments lo, lo + k, .., lo + (count − 1)·k; how many of
+  // them lie below segment x: the terms of that progression under x.
+  const int64_t u = run.first % per, lo = run.first / per, k = run.stride / per;
+  const auto below = [&](int64_t x) { return x <= lo ? 0 : std::min(run.count, (x - lo - 1) / k + 1); };
   const int64_t bounds[4] = {0, edge[0], edge[1], std::numeric_limits<int64_t>::max()};
   int64_t total = 0;
   for (int i = 0; i < 3; ++i) {
-    const int64_t overlap = std::min(hi, bounds[i + 1]) - std::max(lo, bounds[i]);
-    if (overlap > 0) total += overlap * sim::block_span(len[i], per, u).count();
+    const int64_t in_step = below(bounds[i + 1]) - below(bounds[i]);
+    if (in_step > 0) total += in_step * sim::block_span(len[i], per, u).count();
   }
   return total * unit;
 }
 
 int64_t BlockBytes::run_bytes(const plan::BlockList::Run& run) const {
-  // With one block a segment (per = 1), consecutive blocks are the stepped
-  // form too: multi-lane allgatherv's node phase lists O(nodes) such runs.
-  if (stepped_ && run.stride == stepped_->per) return stepped_->run_bytes(run);
+  // A stride of whole segments is the stepped form: block u of every k-th
+  // segment (per = 1: consecutive blocks too, k = 1; multi-lane
+  // allgatherv's node phase lists offset-major runs of k = c segments).
+  if (stepped_ && run.stride % stepped_->per == 0) return stepped_->run_bytes(run);
   return plan::run_size(run, *this);
 }
 

@@ -74,8 +74,8 @@ struct Result {
 // `per` blocks to a segment. Both even cuts are of this form: ceil-sized
 // segments (full ones, one partial, empty ones) and the harness's even
 // counts (units/p + 1 for the first units mod p ranks, then units/p). A
-// strided run of stride `per`, block u of consecutive segments, then costs
-// three products, not one lookup per segment.
+// strided run whose stride is a multiple k of `per`, block u of every k-th
+// segment, then costs three products, not one lookup per segment.
 struct SteppedSegments {
   int64_t per = 1, unit = 1;
   int64_t edge[2] = {0, 0};
@@ -107,7 +107,7 @@ class BlockBytes {
   }
   // The bytes of a run: contiguous blocks are one span; a strided one is
   // counted in closed form where the segments are stepped and the stride is
-  // their block count, else block by block.
+  // a multiple of their block count, else block by block.
   int64_t run_bytes(const plan::BlockList::Run& run) const;
 
  private:

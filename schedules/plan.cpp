@@ -175,6 +175,20 @@ void BlockList::spill(Run run) {
   spilled_.push_back(run);
 }
 
+bool increasing(const BlockList& list) {
+  const BlockList::Runs runs = list.runs();
+  for (size_t i = 1; i < runs.size(); ++i)
+    if (runs[i].first <= runs[i - 1].last()) return false;
+  return true;
+}
+
+void sort_blocks(BlockList& list) {
+  if (increasing(list)) return;
+  std::vector<int64_t> blocks(list.begin(), list.end());
+  std::sort(blocks.begin(), blocks.end());
+  list = BlockList(blocks);
+}
+
 // Block by block: one list may hold as a strided run what the other holds
 // as single blocks (a plan file lists strided runs block by block).
 bool operator==(const BlockList& x, const BlockList& y) {

@@ -220,6 +220,12 @@ int64_t run_size(const BlockList::Run& run, const SpanOf& span_of) {
   return total;
 }
 
+// Are the list's blocks in increasing order? O(runs).
+bool increasing(const BlockList& list);
+// The list's blocks put in increasing order where they are not (O(blocks
+// log blocks) then, O(runs) else).
+void sort_blocks(BlockList& list);
+
 // "0,1,4-7": the plan file's form (docs/plan-format.md).
 std::string to_string(const BlockList& blocks);
 std::ostream& operator<<(std::ostream& out, const BlockList& blocks);

@@ -150,28 +150,31 @@ TEST(EngineLogGOPSim, BadRuleOptionsAreOneErrorLine) {
 // A strided run's bytes (BlockBytes::run_bytes's closed form over the
 // stepped segments) equal its blocks' bytes added one by one, for both
 // even cuts (an allreduce's nested segments, an allgatherv's per-rank
-// counts), with partial and empty segments; with one block a segment
-// (n = 1), runs of consecutive blocks take the closed form.
+// counts), with partial and empty segments, for a stride of k segments
+// (k = 1: consecutive segments; k > 1: allgatherv multi-lane's node phase,
+// offset-major); with one block a segment (n = 1), runs of consecutive
+// blocks take the closed form.
 TEST(EngineBlockBytes, StridedRunsCountAsTheirBlocks) {
   for (Collective c : {Collective::allreduce, Collective::allgatherv})
     for (int64_t units : {0, 5, 37, 100, 1000})
-      for (int64_t n : {1, 3}) {
-        const int64_t p = 10;
-        plan::Header h{c, p, 0, p * n, true};
-        if (c == Collective::allreduce) h.segments = p;
-        const BlockBytes spans = even_blocks(h, units * 8, 8);
-        for (int64_t u = 0; u < n; ++u)
-          for (int64_t j0 = 0; j0 < p; ++j0)
-            for (int64_t count = 2; j0 + count <= p; ++count) {
-              plan::BlockList strided;
-              strided.push_strided(j0 * n + u, count, n);
-              int64_t one_by_one = 0;
-              for (int64_t b : strided) one_by_one += spans(b).count();
-              EXPECT_EQ(list_bytes(spans, strided), one_by_one)
-                  << collective_name(c) << " units " << units << " n " << n << " u " << u << " segments " << j0 << "+"
-                  << count;
-            }
-      }
+      for (int64_t n : {1, 3})
+        for (int64_t k : {1, 2, 3}) {
+          const int64_t p = 10;
+          plan::Header h{c, p, 0, p * n, true};
+          if (c == Collective::allreduce) h.segments = p;
+          const BlockBytes spans = even_blocks(h, units * 8, 8);
+          for (int64_t u = 0; u < n; ++u)
+            for (int64_t j0 = 0; j0 < p; ++j0)
+              for (int64_t count = 2; j0 + (count - 1) * k < p; ++count) {
+                plan::BlockList strided;
+                strided.push_strided(j0 * n + u, count, k * n);
+                int64_t one_by_one = 0;
+                for (int64_t b : strided) one_by_one += spans(b).count();
+                EXPECT_EQ(list_bytes(spans, strided), one_by_one)
+                    << collective_name(c) << " units " << units << " n " << n << " k " << k << " u " << u
+                    << " segments " << j0 << "+" << count;
+              }
+        }
 }
 
 }  // namespace

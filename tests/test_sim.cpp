@@ -1046,8 +1046,9 @@ TEST(SimNodeAware, ModelsMatchOnNodesOfThirtyTwo) {
     reduce.algos = {&find_algorithm(Collective::reduce, "node-aware")};
     reduce.roots = bcast.roots;
     gather.algos = {&find_algorithm(Collective::allgatherv, "multi-lane")};
-    // Scale mode's window survives only messages listed in vector order, which a circulant round's
-    // root order is not (node_plans.cpp sorts them): 3,200 B came out wrong before.
+    // Scale mode's window survives only messages packed in vector order, which neither a circulant
+    // round's root order nor the node phase's offset-major lists are (the executor sorts them):
+    // 3,200 B came out wrong before.
     gather.scale = true;
     uneven.algos = gather.algos;
     uneven.layout = Layout::single;  // correct; the model assumes even counts

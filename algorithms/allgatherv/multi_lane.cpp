@@ -71,14 +71,20 @@ namespace {
 
 // The node phase's block i·n + u, on a node of s ranks: block u of every
 // segment that local rank i's lanes brought, i.e. of every node's rank j
-// for j = i, i + s, .. < c (where that rank exists). A list of them, in
-// increasing order, is node after node the same offsets j·n + u within
-// the node's c·n blocks, so it is built as runs: the offsets sorted and
-// joined into ranges once, then each range on every node, O(offsets·log +
-// nodes·ranges) instead of a sort of the nodes·offsets blocks (at p = 2^17
-// as 1,024 nodes of 128 ranks, 1.7e10 block numbers in all).
+// for j = i, i + s, .. < c (where that rank exists). A list of them is,
+// node after node, the same offsets j·n + u within the node's c·n blocks,
+// so it is built from the offsets, sorted and joined into ranges once:
+// either node-major (each range on every node: nodes·ranges runs, in
+// increasing order) or offset-major (each offset on every full node as
+// one run of stride c·n, then the short last node's ranges: offsets +
+// ranges runs), whichever has fewer runs. At p = 2^20 as 8,192 nodes of
+// 128 ranks a round's list has up to 64 offsets in 1 or 2 ranges:
+// offset-major keeps it at 64 runs, not 16,384. The executor packs a
+// message's blocks in increasing vector order whatever order its list
+// has (plan_executor.cpp), so both orders send the same bytes.
 //   p = 12, c = 4, n = 2, list {1, 4, 5}: offsets {1, 4, 5}, ranges [1, 2)
-//   and [4, 6): blocks 1, 4-5 | 9, 12-13 | 17, 20-21
+//   and [4, 6); node-major: 1, 4-5 | 9, 12-13 | 17, 20-21 (6 runs);
+//   offset-major: 1,9,17 | 4,12,20 | 5,13,21 (3 runs)
 ListRename brought(const Nodes& nodes, int64_t n, int64_t s) {
   return [nodes, n, s](const BlockList& list, BlockList& out) {
     std::vector<int64_t> offsets;
@@ -92,10 +98,52 @@ ListRename brought(const Nodes& nodes, int64_t n, int64_t s) {
       else
         ranges.push_back({o, o + 1});
     out.clear();
-    for (int64_t node = 0; node < nodes.count(); ++node) {
-      const int64_t base = nodes.first(node) * n, present = nodes.members(node) * n;  // offsets that exist
-      for (const auto& [first, end] : ranges)
-        if (first < present) out.push_run(base + first, std::min(end, present) - first);
+    const int64_t full = nodes.p / nodes.size, node_blocks = nodes.size * n;  // full nodes, a node's blocks
+    // The ranges on nodes [from, count()), each node's cut to its ranks.
+    const auto node_major = [&](int64_t from) {
+      for (int64_t node = from, count = nodes.count(); node < count; ++node) {
+        const int64_t base = nodes.first(node) * n, present = nodes.members(node) * n;  // offsets that exist
+        for (const auto& [first, end] : ranges)
+          if (first < present) out.push_run(base + first, std::min(end, present) - first);
+      }
+    };
+    const int64_t ranges_count = static_cast<int64_t>(ranges.size()),
+                  offsets_count = static_cast<int64_t>(offsets.size());
+    if (full < 2 || offsets_count + ranges_count >= nodes.count() * ranges_count) return node_major(0);
+    for (const int64_t o : offsets) out.push_strided(o, full, node_blocks);
+    node_major(full);
+  };
+}
+
+// Lane j's block k·n + u: block u of node k's rank j, (k·c + j)·n + u,
+// where that rank exists (a short last node may lack it). Renamed run by
+// run, in the list's order: a run of block u of every d-th node (stride
+// d·n; with n = 1 any run) is one run of stride d·c·n; a run of
+// consecutive blocks, one run a node it touches; any other, block by
+// block. A lane's round lists up to N/2 nodes' blocks in a few runs (at
+// p = 2^20, N = 8,192), which renamed one by one and sorted cost O(N) a
+// message.
+//   c = 4, n = 1, j = 1, list {0-2}: blocks 1, 5, 9 (one run of stride 4)
+ListRename lane_renamed(const Nodes& nodes, int64_t n, int64_t j) {
+  return [nodes, n, j](const BlockList& list, BlockList& out) {
+    out.clear();
+    const int64_t node_blocks = nodes.size * n;
+    const auto exists = [&](int64_t k) { return nodes.first(k) + j < nodes.p; };
+    const auto renamed = [&](int64_t b) { return b / n * node_blocks + j * n + b % n; };
+    for (const BlockList::Run& run : list.runs()) {
+      if (run.stride % n == 0) {  // only its last node can be the short one
+        const int64_t d = run.stride / n, last_k = run.last() / n;
+        out.push_strided(renamed(run.first), run.count - (exists(last_k) ? 0 : 1), d * node_blocks);
+      } else if (run.stride == 1) {
+        for (int64_t b = run.first; b <= run.last();) {
+          const int64_t end = std::min(run.last() + 1, (b / n + 1) * n);  // to the end of b's node
+          if (exists(b / n)) out.push_run(renamed(b), end - b);
+          b = end;
+        }
+      } else {
+        for (int64_t b = run.first; b <= run.last(); b += run.stride)
+          if (exists(b / n)) out.push_back(renamed(b));
+      }
     }
   };
 }
@@ -107,14 +155,7 @@ Plan allgatherv_multi_lane(int64_t p, int64_t, int64_t blocks, int64_t node_size
   const int64_t lanes = node_size, n = blocks, count = nodes.count();
   check_segment_blocks(p, n);
   const Plan lane = allgatherv_circulant(count, 0, n);
-  // Block u of rank `rank`'s segment, if that rank exists.
-  const auto segment_block = [p, n](int64_t rank, int64_t u, BlockList& out) {
-    if (rank < p) out.push_back(rank * n + u);
-  };
-  // Lane j's block k·n + u: block u of node k's rank j.
-  const auto lane_blocks = [=](int64_t j) -> ListRename {
-    return each_block([=](int64_t b, BlockList& out) { segment_block(nodes.first(b / n) + j, b % n, out); });
-  };
+  const auto lane_blocks = [nodes, n](int64_t j) { return lane_renamed(nodes, n, j); };
   Header h{Collective::allgatherv, p, 0, p * n, false, 1, true};
   return streamed(h, [=](int64_t rank) {
     const int64_t k = nodes.of(rank), first = nodes.first(k), s = nodes.members(k), local = rank - first;

@@ -38,27 +38,24 @@ ListRename affine(int64_t offset, int64_t scale) {
   return each_block([offset, scale](int64_t b, BlockList& out) { out.push_run(offset + b * scale, scale); });
 }
 
-// In increasing order: the executor packs a message's blocks in the order
-// listed, and in scale mode keeps its real window only where that is the
-// vector's order (plan_executor.cpp), while a circulant round lists its
-// segments in root order, which wraps (multi-lane allgatherv's node phase:
-// {0, 4, 3, 7}).
+// In increasing order, which joins a renamed list's blocks into runs where
+// it can: a circulant round lists its segments in root order, which wraps
+// (multi-lane allgatherv's lanes: {0, 4, 3, 7}).
 ListRename each_block(BlockRename rename) {
   return [rename = std::move(rename)](const BlockList& list, BlockList& out) {
     out.clear();
     for (int64_t b : list) rename(b, out);
-    if (std::is_sorted(out.begin(), out.end())) return;
-    std::vector<int64_t> blocks(out.begin(), out.end());
-    std::sort(blocks.begin(), blocks.end());
-    out = BlockList(blocks);
+    sort_blocks(out);
   };
 }
 
 namespace {
 
+// An empty list (a half the step lacks) stays empty without asking the
+// rename, which may cost O(nodes) (multi-lane's node phase).
 BlockList renamed(const BlockList& list, const ListRename& rename) {
   BlockList out;
-  rename(list, out);
+  if (!list.empty()) rename(list, out);
   return out;
 }
 

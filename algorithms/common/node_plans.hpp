@@ -27,9 +27,10 @@ struct Nodes {
 // that does not exist (a short last node's missing ranks).
 using BlockRename = std::function<void(int64_t block, BlockList& out)>;
 // A whole list renamed at once: `rename(in, out)` sets `out` to the blocks
-// that the sub-plan's list `in` stands for, in increasing order (see
-// node_plans.cpp); for a rename that can build that order directly
-// (allgatherv multi-lane's node phase) instead of block by block.
+// that the sub-plan's list `in` stands for, in an order of its own
+// (each_block's is increasing; allgatherv multi-lane's node phase lists
+// fewer runs offset-major), for a rename that builds its list directly
+// instead of block by block.
 using ListRename = std::function<void(const BlockList& in, BlockList& out)>;
 
 // A list renamed block by block, then put in increasing order.

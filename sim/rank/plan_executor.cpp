@@ -20,11 +20,15 @@
 // both ends then leave it out); a call whose vector is empty returns at
 // once, as MPI does. Without ⊕ (bcast, allgatherv) a received block is
 // stored, whatever the step says.
+// Block order. A message's blocks are packed in increasing block order
+// (the vector's), whatever order the plan lists them in (allgatherv
+// multi-lane's node phase lists them offset-major, which takes fewer runs):
+// both ends sort a list that is not increasing alike (plan::sort_blocks,
+// O(runs) where it is), so they pack and unpack the same bytes.
 // Scale mode. acc and the two message buffers are window memory
 // (window.hpp): acc at vector positions, messages packed. A message's
-// blocks are copied in runs of consecutive blocks, so a plan whose messages
-// list blocks in increasing vector order (every plan of ours) keeps each
-// window unit in the packed buffer's private prefix.
+// blocks are copied in runs of consecutive blocks in increasing order, so
+// each window unit lands in the packed buffer's private prefix.
 // A message that is one contiguous range of acc goes straight from acc, or
 // into it where it is only stored, as an algorithm's own MPI code would.
 // Cost: the plan's steps; per step one message of the listed blocks and one
@@ -73,7 +77,7 @@ class Executor {
       run_graph();
     } else {
       const plan::StepSource next = plan_.source(rank_);
-      for (plan::Step s; next(s);) step(s);
+      for (plan::Step s; next(s);) step(in_block_order(s));
     }
     finish();
   }
@@ -331,6 +335,12 @@ class Executor {
     return true;
   }
 
+  // The step with its lists in increasing block order (Block order above).
+  static plan::Step& in_block_order(plan::Step& s) {
+    for (plan::BlockList* list : {&s.send_blocks, &s.recv_blocks, &s.fold_blocks}) plan::sort_blocks(*list);
+    return s;
+  }
+
   // One MPI_Sendrecv. A message of one contiguous range of acc is sent from
   // acc and, where it is only stored and does not overlap what is sent, is
   // received into acc; others go through the message buffers.
@@ -388,6 +398,7 @@ class Executor {
 
   void run_graph() {
     steps_ = plan_.steps(rank_);
+    for (plan::Step& s : steps_) in_block_order(s);
     const size_t n = steps_.size();
     waits_ = plan::step_waits(plan_.header, steps_);
     flights_ = std::vector<Flight>(n);
