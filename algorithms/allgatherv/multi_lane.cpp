@@ -155,13 +155,12 @@ Plan allgatherv_multi_lane(int64_t p, int64_t, int64_t blocks, int64_t node_size
   const int64_t lanes = node_size, n = blocks, count = nodes.count();
   check_segment_blocks(p, n);
   const Plan lane = allgatherv_circulant(count, 0, n);
-  const auto lane_blocks = [nodes, n](int64_t j) { return lane_renamed(nodes, n, j); };
   Header h{Collective::allgatherv, p, 0, p * n, false, 1, true};
   return streamed(h, [=](int64_t rank) {
     const int64_t k = nodes.of(rank), first = nodes.first(k), s = nodes.members(k), local = rank - first;
     std::vector<StepSource> parts;
     for (int64_t j = local; j < lanes; j += s) {
-      parts.push_back(mapped(lane.source(k), lane_member(nodes, j), lane_blocks(j)));
+      parts.push_back(mapped(lane.source(k), lane_member(nodes, j), lane_renamed(nodes, n, j)));
     }
     parts.push_back(mapped(allgatherv_circulant(s, 0, n).source(local), [first](int64_t i) { return first + i; },
                            brought(nodes, n, s)));
