@@ -413,6 +413,29 @@ TEST(GoalInSmpi, PlanExportsTakeThePlansEngineTime) {
   }
 }
 
+// `collective` circulant on 512 ranks as 4 nodes of 128 (loggp between
+// them, intra-node alpha 0.4 us and beta 0.15 ns/B), `size` bytes: the
+// command line's options.
+std::vector<std::string> circulant_on_four_nodes(const std::string& collective, const std::string& size) {
+  return {"--collective", collective,   "--algo", "circulant",        "--p", "512",           "--size",
+          size,           "--platform", "loggp",  "--cores-per-node", "128", "--intra-alpha", "0.4e-6",
+          "--intra-beta", "0.15e-9"};
+}
+
+// Both engines' rows of `args` at `bytes` take the searched n = `blocks`,
+// the engine `engine_us`, SMPI the same within 1 % and a correct result;
+// the engine's row.
+Row expect_searched(const std::vector<std::string>& args, int64_t bytes, int64_t blocks, double engine_us) {
+  const Row engine = rows_by_bytes(args + std::vector<std::string>{"--engine", "loggp"}).at(bytes);
+  const Row smpi = rows_by_bytes(args + std::vector<std::string>{"--engine", "smpi"}).at(bytes);
+  EXPECT_EQ(engine.blocks, blocks);
+  EXPECT_EQ(smpi.blocks, blocks);
+  EXPECT_NEAR(engine.time_us, engine_us, 1e-3);
+  EXPECT_NEAR(smpi.time_us, engine.time_us, 0.01 * engine.time_us);
+  EXPECT_TRUE(smpi.correct);
+  return engine;
+}
+
 // Issue 33, item 5: on nodes whose ranks share a NIC, n comes from the
 // engine (sim/driver/engine_run.hpp, contention_blocks), and SMPI runs the
 // same n. Circulant bcast at 64 KiB on 4 nodes of 128 cores: the
@@ -423,17 +446,9 @@ TEST(GoalInSmpi, PlanExportsTakeThePlansEngineTime) {
 // n = 19 and the neighbours must be slower; on the flat loggp platform
 // (one rank a node) n stays the model's.
 TEST(BlockPolicy, ContentionAwareOnNodes) {
-  const std::vector<std::string> nodes = {
-      "--collective", "bcast", "--algo",           "circulant", "--p",           "512",    "--size",       "64KiB",
-      "--platform",   "loggp", "--cores-per-node", "128",       "--intra-alpha", "0.4e-6", "--intra-beta", "0.15e-9"};
+  const std::vector<std::string> nodes = circulant_on_four_nodes("bcast", "64KiB");
   const int64_t bytes = 64 << 10;
-  const Row engine = rows_by_bytes(nodes + std::vector<std::string>{"--engine", "loggp"}).at(bytes);
-  const Row smpi = rows_by_bytes(nodes + std::vector<std::string>{"--engine", "smpi"}).at(bytes);
-  EXPECT_EQ(engine.blocks, 16);
-  EXPECT_EQ(smpi.blocks, 16);
-  EXPECT_NEAR(engine.time_us, 385.295, 1e-3);
-  EXPECT_NEAR(smpi.time_us, engine.time_us, 0.01 * engine.time_us);
-  EXPECT_TRUE(smpi.correct);
+  const Row engine = expect_searched(nodes, bytes, 16, 385.295);
   for (const char* n : {"model", "8", "32"}) {
     const Row fixed = rows_by_bytes(nodes + std::vector<std::string>{"--engine", "loggp", "--blocks", n}).at(bytes);
     EXPECT_GT(fixed.time_us, engine.time_us) << "n = " << n;
@@ -455,21 +470,12 @@ TEST(BlockPolicy, ContentionAwareOnNodes) {
 // yet 16 blocks a segment, 15 of them empty, spread each round's messages
 // over rounds that a node's NIC serves in turn.
 TEST(BlockPolicy, EmptyBlocksOnNodes) {
-  const std::vector<std::string> nodes = {"--collective",  "allreduce", "--algo",           "circulant",
-                                          "--p",           "512",       "--size",           "4KiB",
-                                          "--platform",    "loggp",     "--cores-per-node", "128",
-                                          "--intra-alpha", "0.4e-6",    "--intra-beta",     "0.15e-9"};
+  const std::vector<std::string> nodes = circulant_on_four_nodes("allreduce", "4KiB");
   const int64_t bytes = 4 << 10;
   const Algorithm& circulant = find_algorithm(Collective::allreduce, "circulant");
   const Net net(*platforms::find_preset("loggp"), element_bytes(Collective::allreduce, Operator::bxor));
   ASSERT_EQ(most_blocks(circulant, net, 512, bytes), 1);
-  const Row engine = rows_by_bytes(nodes + std::vector<std::string>{"--engine", "loggp"}).at(bytes);
-  const Row smpi = rows_by_bytes(nodes + std::vector<std::string>{"--engine", "smpi"}).at(bytes);
-  EXPECT_EQ(engine.blocks, 16);
-  EXPECT_EQ(smpi.blocks, 16);
-  EXPECT_NEAR(engine.time_us, 90.549, 1e-3);
-  EXPECT_NEAR(smpi.time_us, engine.time_us, 0.01 * engine.time_us);
-  EXPECT_TRUE(smpi.correct);
+  expect_searched(nodes, bytes, 16, 90.549);
   const Row model = rows_by_bytes(nodes + std::vector<std::string>{"--engine", "loggp", "--blocks", "model"}).at(bytes);
   EXPECT_EQ(model.blocks, 1);
   EXPECT_NEAR(model.time_us, 149.749, 1e-3);

@@ -253,7 +253,7 @@ std::optional<int64_t> contention_blocks(const SimRequest& req, const Algorithm&
   double best_time = std::numeric_limits<double>::infinity();
   // n's time where it is new, in range and affordable; the best so far kept
   // (on a tie the one tried first: the model's pick, the grid upwards,
-  // then the best's neighbours).
+  // then the grid best's neighbours, then the model's pick's).
   const auto consider = [&](int64_t n) {
     if (n < 1 || n > most || !tried.insert(n).second || !affordable(n)) return;
     try {
