@@ -70,6 +70,9 @@ done
 [[ "$limit" =~ ^[1-9][0-9]*$ ]] || { echo "--timeout wants whole seconds > 0, not '$limit'" >&2; exit 2; }
 [[ "$p" =~ ^[1-9][0-9]*$ ]] && ((p % 128 == 0)) || { echo "--p wants a multiple of 128 (the node size), not '$p'" >&2; exit 2; }
 [[ -x "$collsim" ]] || { echo "no collsim at $collsim: build it first (cmake --build build --target collsim)" >&2; exit 2; }
+# A path, never an option: DIR reaches head, tail and awk as a file
+# argument (a leading '-' would be read as an option there).
+[[ $out == /* ]] || out=./$out
 mkdir -p -- "$out"
 
 # shellcheck source=scripts/algorithm_names.sh
