@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -69,10 +70,14 @@ engine::Result evaluate_graph(const plan::Plan& pl, int64_t bytes, const Net& ne
                                 rules.contention);
 }
 
+// plan_evaluations' count.
+std::atomic<int64_t> evaluations{0};
+
 // The plan's time under `rules`: the smpi rules on the harness's blocks,
 // the loggopsim rules on the GOAL export's.
 engine::Result evaluate(const plan::Plan& pl, int64_t bytes, const Net& net, const EngineRules& rules, bool per_rank,
                         engine::EventSink* sink) {
+  ++evaluations;
   if (pl.header.graph) return evaluate_graph(pl, bytes, net, rules, per_rank, sink);
   if (rules.set == EngineRules::Set::smpi)
     return evaluate_smpi(pl, engine::even_blocks(pl.header, bytes, net.element), net, per_rank, sink, rules.contention,
@@ -121,16 +126,40 @@ struct Candidate {
   std::shared_ptr<const plan::Plan> file_plan;  // the driver's parse (PlanFile)
 };
 
+// The block search's evaluation of the n it chose (search_blocks): its
+// time, with what it took, and the solver's budget it ran under.
+struct SearchedTime {
+  engine::Result result;
+  double wall_s = 0, cpu_s = 0, max_messages = 0;
+};
+
+// Is the search's evaluation the row's own? The same plan (the search
+// builds root 0's), SMPI's rules on shared links, no per-rank finish or
+// events wanted, and a solver's budget at least the search's (a smaller
+// one might stop the row).
+bool searched_is_row(const SearchedTime* searched, const EngineRules& rules, Collective c, int64_t root, bool per_rank,
+                     const engine::EventSink* sink) {
+  return searched && (!rooted(c) || root == 0) && !per_rank && !sink && rules.set == EngineRules::Set::smpi &&
+         rules.contention && rules.max_messages >= searched->max_messages;
+}
+
 // The row of one case (candidate, size, root) at n = `blocks` (the file's
-// for a plan file), its ranks' finish in `res`.
+// for a plan file), its ranks' finish in `res`; the plan evaluated once,
+// in the block search where that evaluation is the row's (`searched`:
+// the search's of n = `blocks`, or null).
 Row evaluate_case(const SimRequest& req, const EngineRules& rules, const Net& net, const Candidate& cand, int64_t bytes,
-                  int64_t root, int64_t blocks, engine::Result& res, bool per_rank, engine::EventSink* sink) {
+                  int64_t root, int64_t blocks, const SearchedTime* searched, engine::Result& res, bool per_rank,
+                  engine::EventSink* sink) {
   const Collective c = req.algos.empty() ? req.plans.front().collective : req.algos.front()->collective;
   const bool smpi_rules = rules.set == EngineRules::Set::smpi;
   const auto start = std::chrono::steady_clock::now();
   const double cpu = process_cpu_seconds();
   const plan::Plan pl = cand.row ? case_plan(req, *cand.row, net, bytes, root, blocks) : *cand.file_plan;
-  res = evaluate(pl, bytes, net, rules, per_rank, sink);
+  const bool reused = searched_is_row(searched, rules, c, root, per_rank, sink);
+  if (reused)
+    res = searched->result;
+  else
+    res = evaluate(pl, bytes, net, rules, per_rank, sink);
   Row row{collective_name(c),
           cand.name,
           req.p,
@@ -152,6 +181,7 @@ Row evaluate_case(const SimRequest& req, const EngineRules& rules, const Net& ne
     row.model_us = model_is_time(req, rules, pl) ? model_of_plan(pl, req.op, row.time_us)
                                                  : model_us(req, *cand.row, bytes, root, blocks, rules.max_messages);
   measure(row, start, cpu);
+  if (reused) row.wall_s = *row.wall_s + searched->wall_s, row.cpu_s = *row.cpu_s + searched->cpu_s;
   return row;
 }
 
@@ -178,6 +208,7 @@ std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_
     return a.model(net, req.p, bytes, blocks) * 1e6;
   }
   const plan::Plan pl = case_plan(req, a, net, bytes, root, blocks);
+  ++evaluations;
   const engine::Result res = evaluate_smpi(pl, engine::even_blocks(pl.header, bytes, net.element), net, false, nullptr,
                                            true, solve_budget(max_messages));
   return model_of_plan(pl, req.op, res.time * 1e6);
@@ -218,9 +249,15 @@ int64_t most_searched_blocks(const Algorithm& a, const Net& net, int64_t p, int6
   return a.has(kSegments) ? std::max(most, std::min(bytes / net.element, plan::kMaxBlocks / p)) : most;
 }
 
-}  // namespace
+// What the search chose: n and its evaluation (none where no evaluation
+// finished and n is the policy's).
+struct SearchedBlocks {
+  int64_t blocks;
+  std::optional<SearchedTime> evaluation;
+};
 
-std::optional<int64_t> contention_blocks(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes) {
+// contention_blocks, with the chosen n's evaluation.
+std::optional<SearchedBlocks> search_blocks(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes) {
   if (!engine_chooses(req, a, net, bytes)) return std::nullopt;
   const int64_t closed_form = resolve_blocks(a, net, {req.p, bytes, 0, {}}),
                 most = most_searched_blocks(a, net, req.p, bytes);
@@ -249,16 +286,19 @@ std::optional<int64_t> contention_blocks(const SimRequest& req, const Algorithm&
   EngineRules shared;
   shared.max_messages = budget_seconds * engine::kEngineMessagesPerSecond;
   std::set<int64_t> tried;
-  int64_t best = closed_form;  // also where no evaluation finishes
-  double best_time = std::numeric_limits<double>::infinity();
+  SearchedBlocks best{closed_form, std::nullopt};  // n = closed_form also where no evaluation finishes
   // n's time where it is new, in range and affordable; the best so far kept
   // (on a tie the one tried first: the model's pick, the grid upwards,
   // then the grid best's neighbours, then the model's pick's).
   const auto consider = [&](int64_t n) {
     if (n < 1 || n > most || !tried.insert(n).second || !affordable(n)) return;
     try {
-      const double t = evaluate(case_plan(req, a, net, bytes, 0, n), bytes, net, shared, false, nullptr).time;
-      if (t < best_time) best = n, best_time = t;
+      const auto start = std::chrono::steady_clock::now();
+      const double cpu = process_cpu_seconds();
+      SearchedTime t{evaluate(case_plan(req, a, net, bytes, 0, n), bytes, net, shared, false, nullptr)};
+      t.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      t.cpu_s = process_cpu_seconds() - cpu, t.max_messages = shared.max_messages;
+      if (!best.evaluation || t.result.time < best.evaluation->result.time) best = {n, std::move(t)};
     } catch (const LimitError&) {  // past the solver's budget or a graph's steps: not this n
     }
   };
@@ -268,16 +308,20 @@ std::optional<int64_t> contention_blocks(const SimRequest& req, const Algorithm&
   // elements matters: circulant allreduce at 64 KiB on 4 nodes of 128
   // cores takes 535.5 µs at n = 10, 647.5 at 12, 592.6 at 64), so both the
   // grid's best and the model's n get their neighbours.
-  for (const double centre : {static_cast<double>(best), static_cast<double>(closed_form)}) {
+  for (const double centre : {static_cast<double>(best.blocks), static_cast<double>(closed_form)}) {
     consider(std::llround(centre * M_SQRT2));
     consider(std::llround(centre / M_SQRT2));
   }
   return best;
 }
 
-int64_t case_blocks(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes) {
-  if (const auto n = contention_blocks(req, a, net, bytes)) return *n;
-  return resolve_blocks(a, net, {req.p, bytes, req.blocks, {}});
+}  // namespace
+
+int64_t plan_evaluations() { return evaluations; }
+
+std::optional<int64_t> contention_blocks(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes) {
+  if (const auto searched = search_blocks(req, a, net, bytes)) return searched->blocks;
+  return std::nullopt;
 }
 
 std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules, const std::string& per_rank_csv) {
@@ -304,17 +348,19 @@ std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules,
   const Heartbeat beat("engine", expected_seconds(req, Runner::engine));
   for (const Candidate& cand : candidates) {
     for (int64_t bytes : req.sizes) {
-      // The harness's n (case_blocks; the policy's alone under the
-      // loggopsim rules), the same at every root.
-      const int64_t blocks = !cand.row ? resolve_blocks(cand.file_plan->header)
-                             : rules.set == EngineRules::Set::smpi
-                                 ? case_blocks(req, *cand.row, net, bytes)
-                                 : resolve_blocks(*cand.row, net, {req.p, bytes, req.blocks, {}});
+      // The harness's n (the search's, else the policy's; the policy's
+      // alone under the loggopsim rules), the same at every root.
+      const auto searched =
+          cand.row && rules.set == EngineRules::Set::smpi ? search_blocks(req, *cand.row, net, bytes) : std::nullopt;
+      const int64_t blocks = !cand.row  ? resolve_blocks(cand.file_plan->header)
+                             : searched ? searched->blocks
+                                        : resolve_blocks(*cand.row, net, {req.p, bytes, req.blocks, {}});
+      const SearchedTime* evaluation = searched && searched->evaluation ? &*searched->evaluation : nullptr;
       for (int64_t root : req.roots) {
         engine::Result res;
         Row row;
         try {
-          row = evaluate_case(req, rules, net, cand, bytes, root, blocks, res, !per_rank_csv.empty(), sink);
+          row = evaluate_case(req, rules, net, cand, bytes, root, blocks, evaluation, res, !per_rank_csv.empty(), sink);
         } catch (const LimitError& e) {  // the solver's budget, or a graph's steps: which case passed it
           throw LimitError(case_name(c, cand.name, req.p) + ", " + format_bytes(bytes) + ": " + e.what());
         }

@@ -69,12 +69,16 @@ std::optional<double> model_us(const SimRequest& req, const Algorithm& a, int64_
 // model` (SimRequest::model_blocks), no such
 // machine, no plan, uneven segments. Both engines take this n
 // (HarnessArgs::chosen_blocks under SMPI), so a row's `blocks` has one
-// meaning.
+// meaning. The engine's row takes its time from the search's evaluation
+// of that n where that is the row's own (root 0, no per-rank finish or
+// events, a solver's budget at least the search's), so the chosen n is
+// evaluated once; its wall_s and cpu_s add that evaluation's.
 // `net`: the machine with the case's element (the engine's, with --L and
 // --G where given).
 std::optional<int64_t> contention_blocks(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes);
-// A case's n: contention_blocks where it chooses, else resolve_blocks.
-int64_t case_blocks(const SimRequest& req, const Algorithm& a, const Net& net, int64_t bytes);
+// How many times this process has evaluated a plan on the engine: the
+// rows', the block search's and model_us's (the tests count them).
+int64_t plan_evaluations();
 
 std::vector<Row> evaluate_plans(const SimRequest& req, const EngineRules& rules = {},
                                 const std::string& per_rank_csv = "");
