@@ -222,6 +222,11 @@ class GraphEvaluator {
       }
       if (a.waits.waiting[k] == 0) a.ready.push(static_cast<int64_t>(k));
     }
+    // The call past the last step releases r's step source, which holds
+    // the rank's steps whole for an overlapped plan (plan::overlapped):
+    // kept, every rank's stayed, about 300 bytes a step.
+    StepCost past_last;
+    if (costs.next(r, past_last)) throw std::logic_error("a rank's step costs outlast its steps");
   }
 
   // Rank r's next simcall at its clock: its sub-round there.
@@ -447,15 +452,14 @@ class GraphEvaluator {
 namespace {
 
 // Every rank's steps are held at once: counted first, a rank at a time, and
-// refused past `max_steps` (about 128 bytes each with their requirements
-// and costs) before any is kept.
+// refused past `max_steps` (kGraphStepBytes each) before any is kept.
 void check_graph_size(const plan::Plan& plan, int64_t max_steps) {
   int64_t total = 0;
   for (int64_t r = 0; r < plan.header.p; ++r) {
     total += static_cast<int64_t>(plan.steps(r).size());
     if (total > max_steps)
       throw LimitError("a graph plan of more than " + std::to_string(max_steps) + " steps in all (about " +
-                       std::to_string((max_steps * 128) >> 20) +
+                       std::to_string((max_steps * kGraphStepBytes) >> 20) +
                        " MiB held at once) is past the engine's limit for graphs; time it in SMPI");
   }
 }

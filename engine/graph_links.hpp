@@ -53,8 +53,8 @@
 //
 // Cost: O(steps + dependencies + events · log events) plus the fluid
 // solves, and the plan's steps produced twice (counted, then kept);
-// memory: every rank's steps at once (~80 bytes a step and 8 a
-// dependency), fluid.hpp's per message in flight; SimGrid's order (every
+// memory: every rank's steps at once, kGraphStepBytes a step with its
+// requirements and receive lists, fluid.hpp's per message in flight; SimGrid's order (every
 // message solved, the instant's events ordered, a set of CPU instants per
 // node) cost two-tree-overlap allreduce at p = 16,384 on omnipath36x32 as
 // 512 x 32, 1 MiB, 49 to 52 s and 1.43 GiB against 42 to 44 s and 1.39
@@ -67,7 +67,13 @@
 
 namespace collsim::engine {
 
-inline constexpr int64_t kMaxGraphSteps = int64_t{1} << 25;  // about 4 GiB held
+// What a graph plan's step holds in the evaluator, as measured:
+// two-tree-overlap bcast, n = 8, 64 KiB, on 128-core nodes of a fat tree
+// (16 steps a rank) peaks at 165 MB at 2^15 ranks and 642 MB at 2^17, 318
+// bytes a step between them (453 before the step sources were released
+// rank by rank). 2^20 ranks of that plan took 7.1 GB.
+inline constexpr int64_t kGraphStepBytes = 320;
+inline constexpr int64_t kMaxGraphSteps = int64_t{1} << 25;  // about 10 GiB held
 
 // Throws std::invalid_argument for a lock-step plan or a plan that does not
 // run to its end.
