@@ -69,9 +69,9 @@ namespace collsim::engine {
 
 // What a graph plan's step holds in the evaluator, as measured:
 // two-tree-overlap bcast, n = 8, 64 KiB, on 128-core nodes of a fat tree
-// (16 steps a rank) peaks at 165 MB at 2^15 ranks and 642 MB at 2^17, 318
+// (16 steps a rank) peaks at 165 MiB at 2^15 ranks and 642 MiB at 2^17, 318
 // bytes a step between them (453 before the step sources were released
-// rank by rank). 2^20 ranks of that plan took 7.1 GB.
+// rank by rank). 2^20 ranks of that plan peaked at 7,173 MiB before.
 inline constexpr int64_t kGraphStepBytes = 320;
 inline constexpr int64_t kMaxGraphSteps = int64_t{1} << 25;  // about 10 GiB held
 
