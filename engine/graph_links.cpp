@@ -224,7 +224,7 @@ class GraphEvaluator {
     }
     // The call past the last step releases r's step source, which holds
     // the rank's steps whole for an overlapped plan (plan::overlapped):
-    // kept, every rank's stayed, about 300 bytes a step.
+    // kept, every rank's stayed, about 135 bytes a step (kGraphStepBytes).
     StepCost past_last;
     if (costs.next(r, past_last)) throw std::logic_error("a rank's step costs outlast its steps");
   }

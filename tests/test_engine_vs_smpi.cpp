@@ -27,6 +27,7 @@
 #include "platform.hpp"
 #include "protocol.hpp"
 #include "run_cli.hpp"
+#include "sim_request.hpp"
 
 namespace collsim::sim {
 namespace {
@@ -487,11 +488,9 @@ TEST(BlockPolicy, EmptyBlocksOnNodes) {
 // the search does not keep, costs exactly one evaluation more, for the
 // same time.
 TEST(BlockPolicy, ChosenBlocksEvaluatedOnce) {
-  SimRequest req;
-  req.platform = *platforms::find_preset("loggp");
+  SimRequest req = test::preset_request("loggp", 512);
   req.platform.nodes = 4, req.platform.cores_per_node = 128;
   req.platform.intra_alpha = 0.4e-6, req.platform.intra_beta = 0.15e-9;
-  req.p = 512;
   req.algos = {&find_algorithm(Collective::allreduce, "circulant")};
   req.sizes = {4 << 10};
   const int64_t start = plan_evaluations();

@@ -111,10 +111,18 @@ plan::Plan case_plan(const SimRequest& req, const Algorithm& a, const Net& net, 
                           plan_params(net, a.collective, bytes, blocks));
 }
 
-// Fills a row's wall_s, cpu_s and mem_mib: this process since `start`, `cpu`.
-void measure(Row& row, std::chrono::steady_clock::time_point start, double cpu) {
-  row.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  row.cpu_s = process_cpu_seconds() - cpu;
+// This process's wall and CPU seconds since the stopwatch was made.
+struct Stopwatch {
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  double cpu = process_cpu_seconds();
+  double wall_s() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+  double cpu_s() const { return process_cpu_seconds() - cpu; }
+};
+
+// Fills a row's wall_s, cpu_s and mem_mib: this process since `watch` was made.
+void measure(Row& row, const Stopwatch& watch) {
+  row.wall_s = watch.wall_s();
+  row.cpu_s = watch.cpu_s();
   row.mem_mib = peak_mib();
 }
 
@@ -152,8 +160,7 @@ Row evaluate_case(const SimRequest& req, const EngineRules& rules, const Net& ne
                   engine::EventSink* sink) {
   const Collective c = req.algos.empty() ? req.plans.front().collective : req.algos.front()->collective;
   const bool smpi_rules = rules.set == EngineRules::Set::smpi;
-  const auto start = std::chrono::steady_clock::now();
-  const double cpu = process_cpu_seconds();
+  const Stopwatch watch;
   const plan::Plan pl = cand.row ? case_plan(req, *cand.row, net, bytes, root, blocks) : *cand.file_plan;
   const bool reused = searched_is_row(searched, rules, c, root, per_rank, sink);
   if (reused)
@@ -180,7 +187,7 @@ Row evaluate_case(const SimRequest& req, const EngineRules& rules, const Net& ne
   if (cand.row && smpi_rules)
     row.model_us = model_is_time(req, rules, pl) ? model_of_plan(pl, req.op, row.time_us)
                                                  : model_us(req, *cand.row, bytes, root, blocks, rules.max_messages);
-  measure(row, start, cpu);
+  measure(row, watch);
   if (reused) row.wall_s = *row.wall_s + searched->wall_s, row.cpu_s = *row.cpu_s + searched->cpu_s;
   return row;
 }
@@ -293,11 +300,9 @@ std::optional<SearchedBlocks> search_blocks(const SimRequest& req, const Algorit
   const auto consider = [&](int64_t n) {
     if (n < 1 || n > most || !tried.insert(n).second || !affordable(n)) return;
     try {
-      const auto start = std::chrono::steady_clock::now();
-      const double cpu = process_cpu_seconds();
+      const Stopwatch watch;
       SearchedTime t{evaluate(case_plan(req, a, net, bytes, 0, n), bytes, net, shared, false, nullptr)};
-      t.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      t.cpu_s = process_cpu_seconds() - cpu, t.max_messages = shared.max_messages;
+      t.wall_s = watch.wall_s(), t.cpu_s = watch.cpu_s(), t.max_messages = shared.max_messages;
       if (!best.evaluation || t.result.time < best.evaluation->result.time) best = {n, std::move(t)};
     } catch (const LimitError&) {  // past the solver's budget or a graph's steps: not this n
     }
@@ -377,8 +382,7 @@ std::vector<Row> evaluate_goal(const SimRequest& req, const EngineRules& rules, 
                                const std::string& per_rank_csv) {
   if (rules.set != EngineRules::Set::loggopsim)
     throw std::invalid_argument("a GOAL schedule runs under --rules loggopsim only");
-  const auto start = std::chrono::steady_clock::now();
-  const double cpu = process_cpu_seconds();
+  const Stopwatch watch;
   BoundedFileStream in(path, kMaxPlanFileBytes, "GOAL file");
   engine::Result res;
   try {
@@ -390,7 +394,7 @@ std::vector<Row> evaluate_goal(const SimRequest& req, const EngineRules& rules, 
   }
   Row row{"goal", plan_row_name(path), req.p, 0, 0, res.time * 1e6, std::nullopt, 0, 1, "", "", true, 0, {}, {},
           {},     "loggopsim"};
-  measure(row, start, cpu);
+  measure(row, watch);
   if (!per_rank_csv.empty()) write_file(per_rank_csv, kPerRankHeader + finish_lines(row, res.finish));
   return {row};
 }
